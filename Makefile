@@ -1,0 +1,45 @@
+# The README's two commands: `make run` and `make test`. Both install missing Debian packages
+# first (only when a pkg-config module or tessdata file is missing).
+SWIFT ?= swift
+OUT ?= out
+JOBS ?= $(shell nproc)
+export OMP_THREAD_LIMIT = 1
+
+.PHONY: deps build release run test test-golden samples bench format lint clean
+
+deps:
+	@scripts/ensure-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+## Runs the default pipeline over samples/ into out/.
+run: release
+	.build/release/snapsort run samples --out $(OUT) --jobs $(JOBS); status=$$?; \
+	echo "records: $(OUT)/records.jsonl   summary: $(OUT)/run.json   crops: $(OUT)/cards/"; \
+	[ $$status -le 1 ] || exit $$status
+
+## Runs the whole test suite (unit, golden over samples/, CLI end to end).
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## Re-renders samples/ from scripts/render_samples.py (needs Python with Pillow; a dev tool).
+samples:
+	python3 -m pip install --quiet --disable-pip-version-check pillow numpy
+	python3 scripts/render_samples.py
+
+bench: release
+	bench/run.sh
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build $(OUT)

@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "Snapsort",
+  platforms: [.macOS(.v14)],
+  products: [
+    .library(name: "SnapsortCore", targets: ["SnapsortCore"]),
+    .executable(name: "snapsort", targets: ["snapsort"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+  ],
+  targets: [
+    // libjpeg reports errors by longjmp; this C target keeps jpeglib.h and setjmp out of Swift.
+    .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+    .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+    .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+    .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+    .systemLibrary(
+      name: "CTesseract", pkgConfig: "tesseract",
+      providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+    .target(
+      name: "SnapsortCore",
+      dependencies: [
+        "CJPEG", "CPNG", "CWebP", "CHeif", "CZBar", "CTesseract",
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      resources: [.copy("Resources")]
+    ),
+    .executableTarget(
+      name: "snapsort",
+      dependencies: [
+        "SnapsortCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(name: "SnapsortCoreTests", dependencies: ["SnapsortCore"]),
+    .testTarget(name: "GoldenTests", dependencies: ["SnapsortCore"]),
+    .testTarget(name: "CLITests", dependencies: ["SnapsortCore"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Turns a decoder's raw output into a record: text or base64 bytes, GTIN, check digit.
+public enum BarcodeNormalizer {
+  public static func record(symbology: Symbology, bytes: [UInt8]) -> BarcodeRecord {
+    var record: BarcodeRecord
+    if let text = String(bytes: bytes, encoding: .utf8) {
+      record = BarcodeRecord(symbology: symbology.rawValue, value: text)
+    } else {
+      // Binary payloads keep their bytes; the value is a Latin-1 reading for display only.
+      record = BarcodeRecord(
+        symbology: symbology.rawValue, value: String(bytes.map { Character(Unicode.Scalar($0)) }))
+      record.bytes = Data(bytes).base64EncodedString()
+    }
+    record.checksumOK = CheckDigits.retailChecksum(symbology: symbology, value: record.value)
+    record.gtin = CheckDigits.gtin13(symbology: symbology, value: record.value)
+    return record
+  }
+
+  /// The bounding quadrilateral of a decoder's location points, clockwise from top-left.
+  ///
+  /// zbar reports a polyline along the scan lines; a linear code gives many points, a QR four.
+  public static func quad(of points: [Point]) -> [Point] {
+    guard !points.isEmpty else { return [] }
+    if points.count == 4 { return clockwiseFromTopLeft(points) }
+    let xs = points.map(\.x), ys = points.map(\.y)
+    let minX = xs.min()!, maxX = xs.max()!, minY = ys.min()!, maxY = ys.max()!
+    return [Point(minX, minY), Point(maxX, minY), Point(maxX, maxY), Point(minX, maxY)]
+  }
+
+  /// Orders four corners clockwise (in image coordinates, y down) starting at the top-left.
+  public static func clockwiseFromTopLeft(_ points: [Point]) -> [Point] {
+    let cx = points.map(\.x).reduce(0, +) / Double(points.count)
+    let cy = points.map(\.y).reduce(0, +) / Double(points.count)
+    let sorted = points.sorted { atan2($0.y - cy, $0.x - cx) < atan2($1.y - cy, $1.x - cx) }
+    // atan2 ascending with y down runs clockwise on screen; start at the smallest x + y.
+    let start = sorted.indices.min { sorted[$0].x + sorted[$0].y < sorted[$1].x + sorted[$1].y }!
+    return Array(sorted[start...] + sorted[..<start])
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// `run.json`: what a run did and how long it took. Timings live here, never in records.
+public struct RunSummary: Codable, Sendable {
+  public struct Counts: Codable, Sendable {
+    public var inputs: Int
+    public var ok: Int
+    public var error: Int
+    public var skipped: Int
+    public var notStarted: Int
+    enum CodingKeys: String, CodingKey {
+      case inputs, ok, error, skipped
+      case notStarted = "not_started"
+    }
+  }
+
+  public struct StageTiming: Codable, Sendable {
+    public var count: Int
+    public var p50Ms: Double
+    public var p95Ms: Double
+    public var totalMs: Double
+    enum CodingKeys: String, CodingKey {
+      case count
+      case p50Ms = "p50_ms"
+      case p95Ms = "p95_ms"
+      case totalMs = "total_ms"
+    }
+  }
+
+  public var version: String
+  public var configHash: String
+  public var config: String?
+  public var startedAt: String
+  public var wallSeconds: Double
+  public var jobs: Int
+  public var counts: Counts
+  public var stages: [String: StageTiming]
+  public var skippedFiles: [String]
+  public var interrupted: Bool
+
+  enum CodingKeys: String, CodingKey {
+    case version, config, jobs, counts, stages, interrupted
+    case configHash = "config_hash"
+    case startedAt = "started_at"
+    case wallSeconds = "wall_seconds"
+    case skippedFiles = "skipped_files"
+  }
+
+  public static func stageTimings(_ timings: RunTimings) -> [String: StageTiming] {
+    var result: [String: StageTiming] = [:]
+    for (stage, values) in timings.perStage {
+      let ms = { (value: Double?) in ((value ?? 0) * 1e5).rounded() / 100 }
+      result[stage] = StageTiming(
+        count: values.count, p50Ms: ms(timings.percentile(0.5, of: stage)),
+        p95Ms: ms(timings.percentile(0.95, of: stage)), totalMs: ms(values.reduce(0, +)))
+    }
+    return result
+  }
+
+  public func write(to url: URL) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    try AtomicFile.write(try encoder.encode(self), to: url)
+  }
+}
+
+public enum SnapsortVersion {
+  public static let current = "0.1.0"
+}

@@ -1,0 +1,13 @@
+/// A problem with `pipeline.json` or a preset, found before the first photo is touched.
+public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
+  /// Where in the config, e.g. `stages[2].max_pixels`; empty for the file as a whole.
+  public var path: String
+  public var message: String
+
+  public init(path: String, _ message: String) {
+    self.path = path
+    self.message = message
+  }
+
+  public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+}

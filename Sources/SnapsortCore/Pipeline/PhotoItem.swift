@@ -1,0 +1,89 @@
+import Foundation
+
+/// One input photo as it moves through the stages of one worker.
+///
+/// Stages read what earlier stages left here and write their results into `record`. An item
+/// is confined to the worker that created it, so it is a class without locking.
+public final class PhotoItem {
+  /// The path relative to the input root it was found under, with `/` separators.
+  public let relativePath: String
+  public let url: URL
+  /// Where this run writes crops and other per-item files.
+  public let outputDirectory: URL?
+
+  /// The file's bytes, read once by the load stage.
+  public var data: Data?
+  public var record: Record
+
+  /// The orientation-corrected image at full resolution, decoded lazily by `fullImage()`.
+  public var full: Bitmap?
+  /// A reduced copy (longest side ≤ the configured analysis size) that detection works on.
+  public var analysis: Bitmap?
+  /// Full-resolution pixels per analysis pixel.
+  public var analysisScale: Double = 1
+  /// Decodes the full-resolution image when a stage first asks for it.
+  public var fullImageLoader: (() throws -> Bitmap)?
+
+  /// The card's corners in full-resolution pixels, clockwise from the card's top-left.
+  public var cardQuad: [Point]?
+  /// The upright, perspective-corrected card.
+  public var cardCrop: Bitmap?
+  /// Barcodes found so far (in the crop or in the whole image).
+  public var barcodes: [BarcodeRecord] = []
+  /// Lines OCR recognised, for stages after OCR (issuer, receipt fields).
+  public var textLines: [TextLine] = []
+  /// The flattened receipt, when a receipt geometry stage produced one.
+  public var receiptImage: Bitmap?
+
+  public init(relativePath: String, url: URL, outputDirectory: URL?) {
+    self.relativePath = relativePath
+    self.url = url
+    self.outputDirectory = outputDirectory
+    self.record = Record(file: relativePath, sha256: "")
+  }
+
+  /// The full-resolution image, decoding it on first use.
+  public func fullImage() throws -> Bitmap {
+    if let full { return full }
+    guard let loader = fullImageLoader else {
+      throw StageFailure("no image has been loaded (is the load stage first in the pipeline?)")
+    }
+    let image = try loader()
+    full = image
+    fullImageLoader = nil
+    return image
+  }
+
+  /// Releases pixel buffers once the record is complete, so memory per worker stays flat.
+  func releasePixels() {
+    data = nil
+    full = nil
+    analysis = nil
+    cardCrop = nil
+    receiptImage = nil
+    fullImageLoader = nil
+  }
+
+  /// The card part of the record, created on first write.
+  public var card: CardRecord {
+    get { record.card ?? CardRecord() }
+    set { record.card = newValue }
+  }
+}
+
+/// A point in pixel coordinates.
+public struct Point: Sendable, Equatable, Codable {
+  public var x: Double
+  public var y: Double
+  public init(_ x: Double, _ y: Double) {
+    self.x = x
+    self.y = y
+  }
+}
+
+/// An error a stage throws for one item; the runner turns it into an error record.
+public struct StageFailure: Error, CustomStringConvertible, Sendable {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}

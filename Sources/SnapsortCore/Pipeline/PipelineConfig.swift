@@ -1,0 +1,145 @@
+import Crypto
+import Foundation
+
+/// A validated pipeline: the stages `pipeline.json` names, with their decoded options, ready
+/// to be instantiated once per worker.
+public struct PipelineConfig: Sendable {
+  public static let currentVersion = 1
+
+  /// One configured stage.
+  public struct Step: Sendable {
+    public let name: String
+    /// Run only for photos of these kinds; empty means every photo.
+    public let when: [Kind]
+    /// The effective options (defaults filled in), as canonical JSON.
+    public let optionsJSON: String
+    let make: @Sendable (StageContext) throws -> any Stage
+  }
+
+  public let steps: [Step]
+  /// What kind a photo is assumed to be before any stage classifies it.
+  public let assumedKind: Kind
+  /// SHA-256 of the canonical effective config: two runs with equal hashes ran the same thing.
+  public let hash: String
+  public let description: String
+
+  /// Parses and validates a config file.
+  public static func load(from url: URL, context: StageContext) throws -> PipelineConfig {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw ConfigError(path: "", "cannot read \(url.path): \(error.localizedDescription)")
+    }
+    var context = context
+    context.configDirectory = url.deletingLastPathComponent()
+    return try parse(data, context: context)
+  }
+
+  public static func parse(_ data: Data, context: StageContext) throws -> PipelineConfig {
+    let object: Any
+    do {
+      object = try JSONSerialization.jsonObject(with: data)
+    } catch {
+      throw ConfigError(path: "", "not valid JSON: \(jsonErrorSummary(error))")
+    }
+    guard let root = object as? [String: Any] else {
+      throw ConfigError(path: "", "expected a JSON object at the top level")
+    }
+    let knownKeys: Set<String> = ["version", "description", "kind", "stages"]
+    for key in root.keys.sorted() where !knownKeys.contains(key) {
+      throw ConfigError(path: key, "unknown key (known: \(knownKeys.sorted().joined(separator: ", ")))")
+    }
+    guard let version = root["version"] as? Int else {
+      throw ConfigError(
+        path: "version", "missing or not an integer (this snapsort reads version \(currentVersion))")
+    }
+    guard version == currentVersion else {
+      throw ConfigError(
+        path: "version", "unsupported version \(version) (this snapsort reads version \(currentVersion))")
+    }
+    let description = root["description"] as? String ?? ""
+    let assumedKind: Kind
+    switch root["kind"] {
+    case nil: assumedKind = .unknown
+    case let text as String:
+      guard let kind = Kind(rawValue: text == "auto" ? "unknown" : text) else {
+        throw ConfigError(path: "kind", "expected one of auto, card, receipt, other")
+      }
+      assumedKind = kind
+    default: throw ConfigError(path: "kind", "expected a string")
+    }
+    guard let stageList = root["stages"] as? [Any], !stageList.isEmpty else {
+      throw ConfigError(path: "stages", "expected a non-empty list of stages")
+    }
+
+    var steps: [Step] = []
+    var canonicalStages: [[String: Any]] = []
+    for (index, entry) in stageList.enumerated() {
+      let path = "stages[\(index)]"
+      guard var object = entry as? [String: Any] else {
+        throw ConfigError(path: path, "expected an object such as {\"stage\": \"load\"}")
+      }
+      guard let name = object.removeValue(forKey: "stage") as? String else {
+        throw ConfigError(path: "\(path).stage", "missing: every entry names its stage")
+      }
+      guard let type = StageRegistry.stage(named: name) else {
+        let known = StageRegistry.all.map { $0.name }.joined(separator: ", ")
+        throw ConfigError(path: "\(path).stage", "unknown stage \"\(name)\" (known: \(known))")
+      }
+      var when: [Kind] = []
+      if let rawWhen = object.removeValue(forKey: "when") {
+        let names = (rawWhen as? [String]) ?? (rawWhen as? String).map { [$0] }
+        guard let names, let kinds = Optional(names.compactMap(Kind.init(rawValue:))),
+          kinds.count == names.count
+        else {
+          throw ConfigError(path: "\(path).when", "expected a kind or a list of kinds (card, receipt, other)")
+        }
+        when = kinds
+      }
+      let step = try type.makeStep(options: object, path: path, when: when, context: context)
+      steps.append(step)
+      var canonical: [String: Any] = ["stage": name]
+      if !when.isEmpty { canonical["when"] = when.map(\.rawValue) }
+      canonical["options"] = step.optionsJSON
+      canonicalStages.append(canonical)
+    }
+    guard steps.first?.name == LoadStage.name else {
+      throw ConfigError(path: "stages[0].stage", "the first stage must be \"load\"")
+    }
+    let canonical: [String: Any] = [
+      "version": version, "kind": assumedKind.rawValue, "stages": canonicalStages,
+    ]
+    let canonicalData = try JSONSerialization.data(withJSONObject: canonical, options: [.sortedKeys])
+    let hash = SHA256.hash(data: canonicalData).map { String(format: "%02x", $0) }.joined()
+    return PipelineConfig(steps: steps, assumedKind: assumedKind, hash: hash, description: description)
+  }
+
+  /// Creates one instance of every stage, for one worker.
+  public func instantiate(context: StageContext) throws -> [(Step, any Stage)] {
+    try steps.map { ($0, try $0.make(context)) }
+  }
+
+  private static func jsonErrorSummary(_ error: Error) -> String {
+    let nsError = error as NSError
+    return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
+  }
+}
+
+extension Stage {
+  static func makeStep(options json: [String: Any], path: String, when: [Kind], context: StageContext)
+    throws -> PipelineConfig.Step
+  {
+    let options = try OptionsDecoder.decode(Options.self, from: json, path: path)
+    do {
+      try validate(options, context: context)
+    } catch let error as ConfigError {
+      throw ConfigError(path: error.path.isEmpty ? path : "\(path).\(error.path)", error.message)
+    }
+    let effective = try OptionsDecoder.encode(options)
+    let canonical = try JSONSerialization.data(withJSONObject: effective, options: [.sortedKeys])
+    return PipelineConfig.Step(
+      name: name, when: when, optionsJSON: String(decoding: canonical, as: UTF8.self),
+      make: { context in try Self(options: options, context: context) })
+  }
+}

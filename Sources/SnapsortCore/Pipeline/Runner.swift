@@ -1,0 +1,155 @@
+import Dispatch
+import Foundation
+
+/// Runs a pipeline over a list of inputs with a fixed number of workers.
+///
+/// Each worker creates its own stage instances (and so its own native handles) once and takes
+/// the next input when it finishes one, so at most `jobs` photos are in memory at any time,
+/// however large the folder. Every input yields exactly one record, ok or error.
+public final class Runner: Sendable {
+  public struct Progress: Sendable {
+    public var done: Int
+    public var total: Int
+    public var failed: Int
+    public var file: String
+  }
+
+  public let config: PipelineConfig
+  public let jobs: Int
+  public let outputDirectory: URL?
+
+  public init(config: PipelineConfig, jobs: Int, outputDirectory: URL?) {
+    self.config = config
+    self.jobs = max(1, jobs)
+    self.outputDirectory = outputDirectory
+  }
+
+  /// Processes `inputs`, handing each record to `sink` on one serial queue in completion order.
+  ///
+  /// - Parameters:
+  ///   - isCancelled: checked before each new photo; in-flight photos finish.
+  ///   - progress: called on the sink's queue after each record.
+  /// - Returns: per-stage timings in seconds, and the inputs not started because of cancellation.
+  /// - Throws: when a stage cannot be created (a missing native library or model): no photo is
+  ///   processed then.
+  public func run(
+    _ inputs: [InputScanner.Input],
+    sink: @escaping @Sendable (Record) -> Void,
+    progress: (@Sendable (Progress) -> Void)? = nil,
+    isCancelled: @escaping @Sendable () -> Bool = { false }
+  ) throws -> RunTimings {
+    let context = StageContext(outputDirectory: outputDirectory, jobs: jobs)
+    let workerCount = min(jobs, max(1, inputs.count))
+    // Create every worker's stages before the first photo, so a setup failure stops the run
+    // cleanly instead of turning every record into an error.
+    let pipelines = try (0..<workerCount).map { _ in
+      WorkerPipeline(try self.config.instantiate(context: context))
+    }
+    let state = RunState(total: inputs.count)
+    let sinkQueue = DispatchQueue(label: "snapsort.sink")
+    let config = self.config
+    let outputDirectory = self.outputDirectory
+
+    DispatchQueue.concurrentPerform(iterations: workerCount) { worker in
+      let pipeline = pipelines[worker]
+      var timings: [String: [Double]] = [:]
+      while !isCancelled(), let index = state.next() {
+        let input = inputs[index]
+        let record = Self.process(
+          input, with: pipeline, config: config, outputDirectory: outputDirectory, timings: &timings)
+        sinkQueue.sync {
+          sink(record)
+          let snapshot = state.completed(failed: record.status == .error, file: record.file)
+          progress?(snapshot)
+        }
+      }
+      state.merge(timings)
+    }
+    return RunTimings(perStage: state.timings, notStarted: state.remaining)
+  }
+
+  /// Runs every stage on one input; any failure becomes the record's error.
+  static func process(
+    _ input: InputScanner.Input, with pipeline: WorkerPipeline, config: PipelineConfig,
+    outputDirectory: URL?, timings: inout [String: [Double]]
+  ) -> Record {
+    let item = PhotoItem(relativePath: input.relativePath, url: input.url, outputDirectory: outputDirectory)
+    item.record.kind = config.assumedKind
+    defer { item.releasePixels() }
+    for (step, stage) in pipeline.stages {
+      if !step.when.isEmpty && !step.when.contains(item.record.kind) { continue }
+      let start = DispatchTime.now().uptimeNanoseconds
+      do {
+        try stage.process(item)
+      } catch {
+        item.record.status = .error
+        item.record.error = RecordError(stage: step.name, message: Self.message(for: error))
+        break
+      }
+      let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+      timings[step.name, default: []].append(elapsed)
+    }
+    return item.record
+  }
+
+  static func message(for error: Error) -> String {
+    String(describing: error)
+  }
+}
+
+/// One worker's stage instances. Used only by the worker thread that owns it.
+final class WorkerPipeline: @unchecked Sendable {
+  // Confinement: created on the caller's thread before the workers start, then touched only by
+  // the single concurrentPerform iteration whose index selects it.
+  let stages: [(PipelineConfig.Step, any Stage)]
+  init(_ stages: [(PipelineConfig.Step, any Stage)]) { self.stages = stages }
+}
+
+/// Per-stage durations of a run, in seconds.
+public struct RunTimings: Sendable {
+  public var perStage: [String: [Double]]
+  public var notStarted: Int
+
+  public func percentile(_ p: Double, of stage: String) -> Double? {
+    guard let values = perStage[stage], !values.isEmpty else { return nil }
+    let sorted = values.sorted()
+    let rank = Int((p * Double(sorted.count - 1)).rounded())
+    return sorted[rank]
+  }
+}
+
+/// The shared counters of a run, behind one lock.
+final class RunState: @unchecked Sendable {
+  // Every member is read and written only while `lock` is held.
+  private let lock = NSLock()
+  private var nextIndex = 0
+  private var done = 0
+  private var failed = 0
+  private let total: Int
+  private var mergedTimings: [String: [Double]] = [:]
+
+  init(total: Int) { self.total = total }
+
+  func next() -> Int? {
+    lock.withLock {
+      guard nextIndex < total else { return nil }
+      defer { nextIndex += 1 }
+      return nextIndex
+    }
+  }
+
+  func completed(failed isFailure: Bool, file: String) -> Runner.Progress {
+    lock.withLock {
+      done += 1
+      if isFailure { failed += 1 }
+      return Runner.Progress(done: done, total: total, failed: failed, file: file)
+    }
+  }
+
+  func merge(_ timings: [String: [Double]]) {
+    lock.withLock { mergedTimings.merge(timings) { $0 + $1 } }
+  }
+
+  var timings: [String: [Double]] { lock.withLock { mergedTimings } }
+  var remaining: Int { lock.withLock { total - nextIndex } }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Finds every barcode and QR code: in the card crop when there is one, else in the analysis
+/// copy, then the full-resolution image as a last resort. Writes `card.barcodes`.
+public final class BarcodeStage: Stage {
+  public static let name = "barcode"
+  public static let summary = "Decode barcodes and QR codes with zbar: value, symbology, quad, check digits"
+
+  public struct Options: StageOptions, Equatable {
+    /// Try light-on-dark codes too.
+    public var testInverted: Bool = true
+    /// Scan the full-resolution image when the reduced copy holds no code.
+    public var fullResolutionFallback: Bool = true
+    /// Longest side of the image scanned in the fallback (zbar's time grows with area).
+    public var fallbackMaxSide: Int = 3200
+    public init() {}
+  }
+
+  private let options: Options
+  private let zbar: ZBarScanner
+
+  public init(options: Options, context: StageContext) throws {
+    self.options = options
+    self.zbar = try ZBarScanner(testInverted: options.testInverted)
+  }
+
+  public func process(_ item: PhotoItem) throws {
+    var found: [BarcodeRecord] = []
+    if let crop = item.cardCrop {
+      found = decode(crop.grayscale(), scale: 1, mapping: nil)
+    }
+    if found.isEmpty, let analysis = item.analysis {
+      found = decode(analysis.grayscale(), scale: item.analysisScale, mapping: nil)
+      if found.isEmpty, options.fullResolutionFallback, item.analysisScale > 1.01 {
+        let full = try item.fullImage()
+        let reduced = full.fitting(maxSide: options.fallbackMaxSide)
+        if reduced.width < full.width || item.analysis!.width < reduced.width {
+          found = decode(
+            reduced.grayscale(), scale: Double(full.width) / Double(reduced.width), mapping: nil)
+        }
+      }
+    }
+    item.barcodes = found
+    var card = item.card
+    card.barcodes = found
+    item.card = card
+    if found.isEmpty {
+      item.record.notes = (item.record.notes ?? []) + ["no code found"]
+    }
+  }
+
+  /// Decodes one grey image; `scale` maps its pixels to full-resolution image pixels.
+  private func decode(_ gray: Bitmap, scale: Double, mapping: ((Point) -> Point)?) -> [BarcodeRecord] {
+    var results: [BarcodeRecord] = []
+    for symbol in zbar.scan(gray) {
+      let symbology = Symbology(zbarType: symbol.type)
+      guard symbology != .unknown else { continue }
+      var record = BarcodeNormalizer.record(symbology: symbology, bytes: symbol.data)
+      record.decoder = "zbar"
+      record.quad = BarcodeNormalizer.quad(of: symbol.points).map { point in
+        let mapped = mapping?(point) ?? Point(point.x * scale, point.y * scale)
+        return [mapped.x.rounded(), mapped.y.rounded()]
+      }
+      if record.checksumOK == false { continue }
+      if !results.contains(where: { $0.symbology == record.symbology && $0.value == record.value }) {
+        results.append(record)
+      }
+    }
+    return results.sorted { ($0.symbology, $0.value) < ($1.symbology, $1.value) }
+  }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import SnapsortCore
+
+struct RunCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run",
+    abstract: "Process photos into records.jsonl, run.json and card crops.",
+    discussion: """
+      Walks the given files and folders (recursively, sorted, hidden files skipped), runs the \
+      pipeline on every image and writes one record per image to OUT/records.jsonl, sorted by \
+      path. Files that are not images are skipped and counted in OUT/run.json.
+
+      Exit status: 0 all ok, 1 some files failed (the output is still complete), 2 bad \
+      arguments or config, 3 missing dependency, 4 output not writable, 130 interrupted.
+      """
+  )
+
+  @Argument(help: "Image files or folders to process.", completion: .file())
+  var paths: [String]
+
+  @Option(
+    name: .long, help: "Pipeline config file (default: ./pipeline.json).",
+    completion: .file(extensions: ["json"]))
+  var config: String?
+
+  @Option(name: .long, help: "A preset from presets/: cards, receipts or screenshots.")
+  var preset: String?
+
+  @Option(name: [.short, .long], help: "Output folder.")
+  var out: String = "out"
+
+  @Option(name: [.short, .long], help: "Photos processed at once (default: the number of cores).")
+  var jobs: Int?
+
+  @Flag(name: .long, help: "Print no progress, only the summary line.")
+  var quiet = false
+
+  func validate() throws {
+    if config != nil && preset != nil {
+      throw ValidationError("--config and --preset name two configs; give one.")
+    }
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+    if paths.isEmpty { throw ValidationError("Give at least one file or folder to process.") }
+  }
+
+  func run() throws {
+    let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    let configURL = try resolveConfig()
+    let outputURL = URL(fileURLWithPath: out)
+    let pipeline: PipelineConfig
+    do {
+      pipeline = try PipelineConfig.load(
+        from: configURL, context: StageContext(outputDirectory: outputURL, jobs: jobs))
+    } catch let error as ConfigError {
+      Terminal.error("config error in \(configURL.path): \(error)")
+      throw SnapsortExit.usage
+    }
+    do {
+      try FileManager.default.createDirectory(at: outputURL, withIntermediateDirectories: true)
+      guard FileManager.default.isWritableFile(atPath: outputURL.path) else {
+        throw InputError("not writable")
+      }
+    } catch {
+      Terminal.error("cannot write to the output folder \(outputURL.path): \(error)")
+      throw SnapsortExit.outputNotWritable
+    }
+
+    let interrupt = InterruptFlag.install()
+    let progress = ProgressReporter(enabled: !quiet)
+    let job = RunJob(
+      inputs: paths.map { URL(fileURLWithPath: $0) }, config: pipeline, configName: configURL.path,
+      outputDirectory: outputURL, jobs: jobs)
+    let result: RunJob.Result
+    do {
+      result = try job.run(progress: { progress.update($0) }, isCancelled: { interrupt.isSet })
+    } catch let error as InputError {
+      Terminal.error(error.description)
+      throw SnapsortExit.usage
+    } catch let error as StageFailure {
+      Terminal.error("cannot start the pipeline: \(error)")
+      throw SnapsortExit.missingDependency
+    } catch {
+      Terminal.error("run failed: \(error)")
+      throw SnapsortExit.outputNotWritable
+    }
+    progress.finish()
+
+    let counts = result.summary.counts
+    Terminal.info(
+      "\(counts.inputs) images: \(counts.ok) ok, \(counts.error) failed, \(counts.skipped) other files skipped"
+        + " in \(String(format: "%.1f", result.summary.wallSeconds)) s → \(result.recordsURL.path)")
+    if result.summary.interrupted {
+      Terminal.info("interrupted: \(counts.notStarted) files were not started")
+      throw SnapsortExit.interrupted
+    }
+    if counts.error > 0 { throw SnapsortExit.someFailed }
+  }
+
+  private func resolveConfig() throws -> URL {
+    if let config {
+      let url = URL(fileURLWithPath: config)
+      guard FileManager.default.fileExists(atPath: url.path) else {
+        Terminal.error("config file not found: \(config)")
+        throw SnapsortExit.usage
+      }
+      return url
+    }
+    if let preset {
+      guard let url = ConfigLocator.preset(preset) else {
+        let known = ConfigLocator.presetNames().joined(separator: ", ")
+        Terminal.error("unknown preset \"\(preset)\" (known: \(known.isEmpty ? "none found" : known))")
+        throw SnapsortExit.usage
+      }
+      return url
+    }
+    guard let url = ConfigLocator.defaultConfig() else {
+      Terminal.error("no pipeline.json here or beside the snapsort executable; pass --config or --preset")
+      throw SnapsortExit.usage
+    }
+    return url
+  }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+import SnapsortCore
+
+struct Snapsort: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "snapsort",
+    abstract: "Turn photos and screenshots of cards and receipts into structured records.",
+    version: SnapsortVersionString.value,
+    subcommands: [RunCommand.self, CheckCommand.self, ListStagesCommand.self],
+    defaultSubcommand: nil
+  )
+}
+
+enum SnapsortVersionString {
+  static let value = SnapsortCore.SnapsortVersion.current
+}

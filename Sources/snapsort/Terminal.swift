@@ -1,0 +1,101 @@
+@preconcurrency import Foundation
+import SnapsortCore
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#endif
+
+enum Terminal {
+  static var stderrIsTerminal: Bool { isatty(2) == 1 }
+
+  static func error(_ message: String) {
+    FileHandle.standardError.write(Data("snapsort: \(message)\n".utf8))
+  }
+
+  static func info(_ message: String) {
+    FileHandle.standardError.write(Data("snapsort: \(message)\n".utf8))
+  }
+}
+
+/// Set by SIGINT/SIGTERM: the runner starts no new photo, finishes those in flight and writes.
+final class InterruptFlag: @unchecked Sendable {
+  // Written on the signal source's queue and read by workers; one atomic-width Bool behind a lock.
+  private let lock = NSLock()
+  private var value = false
+  private var sources: [DispatchSourceSignal] = []
+
+  var isSet: Bool { lock.withLock { value } }
+
+  static func install() -> InterruptFlag {
+    let flag = InterruptFlag()
+    for sig in [SIGINT, SIGTERM] {
+      signal(sig, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+      source.setEventHandler { [weak flag] in
+        guard let flag else { return }
+        let first = flag.lock.withLock { () -> Bool in
+          defer { flag.value = true }
+          return !flag.value
+        }
+        if first {
+          Terminal.info(
+            "interrupted: finishing the photos in flight, then writing what is done (again to quit now)")
+        } else {
+          exit(130)
+        }
+      }
+      source.resume()
+      flag.sources.append(source)
+    }
+    return flag
+  }
+}
+
+/// A progress bar on a terminal; plain log lines (every 10 %) otherwise.
+final class ProgressReporter: @unchecked Sendable {
+  // Called only from the runner's serial sink queue, then from the main thread after the run.
+  private let enabled: Bool
+  private let interactive = Terminal.stderrIsTerminal
+  private let start = Date()
+  private var lastDraw = Date.distantPast
+  private var lastLoggedDecile = 0
+  private var drewBar = false
+
+  init(enabled: Bool) { self.enabled = enabled }
+
+  func update(_ progress: Runner.Progress) {
+    guard enabled, progress.total > 0 else { return }
+    let elapsed = Date().timeIntervalSince(start)
+    let rate = elapsed > 0 ? Double(progress.done) / elapsed : 0
+    let remaining = rate > 0 ? Double(progress.total - progress.done) / rate : 0
+    if interactive {
+      guard Date().timeIntervalSince(lastDraw) > 0.1 || progress.done == progress.total else { return }
+      lastDraw = Date()
+      let width = 30
+      let filled = width * progress.done / progress.total
+      let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+      let failed = progress.failed > 0 ? "  \(progress.failed) failed" : ""
+      let line = String(
+        format: "\r%@ %d/%d  %.1f/s  ETA %@%@\u{1B}[K", bar, progress.done, progress.total, rate,
+        Self.clock(remaining), failed)
+      FileHandle.standardError.write(Data(line.utf8))
+      drewBar = true
+    } else {
+      let decile = progress.done * 10 / progress.total
+      guard decile > lastLoggedDecile || progress.done == progress.total else { return }
+      lastLoggedDecile = decile
+      Terminal.info(
+        String(
+          format: "%d/%d files (%.1f/s, %d failed)", progress.done, progress.total, rate, progress.failed))
+    }
+  }
+
+  func finish() {
+    if drewBar { FileHandle.standardError.write(Data("\n".utf8)) }
+  }
+
+  private static func clock(_ seconds: Double) -> String {
+    let total = Int(seconds.rounded())
+    return String(format: "%d:%02d", total / 60, total % 60)
+  }
+}
