@@ -1,0 +1,143 @@
+import Foundation
+import XCTest
+
+@testable import SnapsortCore
+
+final class LoadStageTests: XCTestCase {
+  private var directory: URL!
+
+  override func setUpWithError() throws {
+    directory = try TestImages.temporaryDirectory()
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  private func load(_ data: Data, name: String, options: LoadStage.Options = .init()) throws -> PhotoItem {
+    let url = directory.appendingPathComponent(name)
+    try data.write(to: url)
+    return try load(url: url, options: options)
+  }
+
+  private func load(url: URL, options: LoadStage.Options = .init()) throws -> PhotoItem {
+    let item = PhotoItem(relativePath: url.lastPathComponent, url: url, outputDirectory: nil)
+    try LoadStage(options: options, context: StageContext()).process(item)
+    return item
+  }
+
+  private func assertFails(_ data: Data, name: String, contains text: String, file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertThrowsError(try load(data, name: name), file: file, line: line) { error in
+      XCTAssertTrue("\(error)".contains(text), "“\(error)” does not mention “\(text)”", file: file, line: line)
+    }
+  }
+
+  func testDecodesJPEGPNGAndWebPToTheSamePixels() throws {
+    let image = TestImages.quadrants()
+    for (name, data) in [
+      ("a.jpg", try ImageEncoder.jpeg(image, quality: 95)), ("a.png", try ImageEncoder.png(image)),
+      ("a.webp", try ImageEncoder.webp(image, quality: 95)),
+    ] {
+      let item = try load(data, name: name)
+      let analysis = try XCTUnwrap(item.analysis, name)
+      XCTAssertEqual(analysis.width, 64, name)
+      XCTAssertEqual(item.record.image?.height, 48, name)
+      let red = TestImages.meanColour(analysis, x: 6, y: 6)
+      XCTAssertGreaterThan(red[0], 180, name)
+      XCTAssertLessThan(red[2], 70, name)
+      XCTAssertEqual(item.record.sha256.count, 64)
+    }
+  }
+
+  func testSixteenBitAndGreyPNG() throws {
+    let image = TestImages.quadrants()
+    let wide = try load(ImageEncoder.png(image, sixteenBit: true), name: "wide.png")
+    XCTAssertEqual(wide.analysis?.format, .rgb)
+    let white = TestImages.meanColour(try XCTUnwrap(wide.analysis), x: 50, y: 40)
+    XCTAssertGreaterThan(white[1], 240)
+    let grey = try load(ImageEncoder.png(image.grayscale()), name: "grey.png")
+    XCTAssertEqual(grey.analysis?.format, .gray)
+  }
+
+  func testAppliesEveryEXIFOrientation() throws {
+    let image = TestImages.quadrants(width: 64, height: 32)
+    let jpeg = try ImageEncoder.jpeg(image, quality: 95)
+    for orientation in 1...8 {
+      let item = try load(TestImages.jpeg(jpeg, withOrientation: UInt16(orientation)), name: "o\(orientation).jpg")
+      let expected = image.applyingOrientation(orientation)
+      let analysis = try XCTUnwrap(item.analysis)
+      XCTAssertEqual(analysis.width, expected.width, "orientation \(orientation)")
+      XCTAssertEqual(item.record.image?.orientation, orientation)
+      XCTAssertEqual(item.record.image?.width, expected.width)
+      for (x, y) in [(2, 2), (expected.width - 6, 2), (2, expected.height - 6), (expected.width - 6, expected.height - 6)] {
+        let got = TestImages.meanColour(analysis, x: x, y: y)
+        let want = TestImages.meanColour(expected, x: x, y: y)
+        for c in 0..<3 { XCTAssertEqual(got[c], want[c], accuracy: 30, "orientation \(orientation) at \(x),\(y)") }
+      }
+    }
+  }
+
+  func testOrientationSixRotatesClockwise() {
+    let image = TestImages.quadrants(width: 64, height: 32)
+    let rotated = image.applyingOrientation(6)
+    XCTAssertEqual(rotated.width, 32)
+    // After a clockwise turn, the stored bottom-left (blue) is at the displayed top-left.
+    XCTAssertEqual(TestImages.meanColour(rotated, x: 1, y: 1), [20, 20, 220])
+  }
+
+  func testBogusOrientationValuesAreIgnored() throws {
+    let jpeg = try ImageEncoder.jpeg(TestImages.quadrants(), quality: 90)
+    for value: UInt16 in [0, 9, 65535] {
+      let item = try load(TestImages.jpeg(jpeg, withOrientation: value), name: "bogus\(value).jpg")
+      XCTAssertEqual(item.record.image?.orientation, 1)
+      XCTAssertEqual(item.analysis?.width, 64)
+    }
+  }
+
+  func testShrinkOnLoadKeepsFullResolutionAvailable() throws {
+    let big = TestImages.quadrants(width: 4000, height: 3000)
+    var options = LoadStage.Options()
+    options.analysisMaxSide = 1000
+    let item = try load(ImageEncoder.jpeg(big, quality: 80), name: "big.jpg", options: options)
+    XCTAssertEqual(item.analysis?.width, 1000)
+    XCTAssertEqual(item.analysisScale, 4, accuracy: 0.01)
+    XCTAssertNil(item.full, "full resolution is decoded only on demand")
+    XCTAssertEqual(try item.fullImage().width, 4000)
+  }
+
+  func testPixelLimitIsCheckedFromTheHeader() throws {
+    var options = LoadStage.Options()
+    options.maxPixels = 1000
+    XCTAssertThrowsError(try load(ImageEncoder.png(TestImages.quadrants()), name: "big.png", options: options)) {
+      XCTAssertTrue("\($0)".contains("over the limit"), "\($0)")
+    }
+  }
+
+  func testBadInputsGiveMessagesAPersonUnderstands() throws {
+    let jpeg = try ImageEncoder.jpeg(TestImages.quadrants(width: 256, height: 256), quality: 90)
+    assertFails(Data(), name: "empty.jpg", contains: "empty file")
+    assertFails(jpeg.prefix(jpeg.count / 2), name: "truncated.jpg", contains: "truncated JPEG")
+    assertFails(Data("hello, I am text".utf8), name: "text.png", contains: "not an image")
+    var corruptPNG = try ImageEncoder.png(TestImages.quadrants())
+    corruptPNG.replaceSubrange(40..<corruptPNG.count, with: Data(repeating: 0x5A, count: corruptPNG.count - 40))
+    assertFails(corruptPNG, name: "corrupt.png", contains: "PNG")
+    assertFails(try ImageEncoder.png(Bitmap(width: 1, height: 1, format: .rgb)), name: "tiny.png", contains: "too small")
+    let webp = try ImageEncoder.webp(TestImages.quadrants(width: 128, height: 128))
+    assertFails(webp.prefix(webp.count - 30), name: "truncated.webp", contains: "WebP")
+  }
+
+  func testDirectoryAndVanishedFile() throws {
+    let folder = directory.appendingPathComponent("folder.jpg")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    XCTAssertThrowsError(try load(url: folder)) { XCTAssertTrue("\($0)".contains("directory")) }
+    XCTAssertThrowsError(try load(url: directory.appendingPathComponent("gone.jpg"))) {
+      XCTAssertTrue("\($0)".contains("disappeared"))
+    }
+  }
+
+  func testContentWinsOverAMisleadingExtension() throws {
+    let item = try load(ImageEncoder.png(TestImages.quadrants()), name: "actually-png.jpg")
+    XCTAssertEqual(item.record.image?.format, "png")
+    XCTAssertEqual(item.record.notes, ["content is PNG although the extension says JPEG"])
+  }
+}
