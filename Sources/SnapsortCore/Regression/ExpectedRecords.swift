@@ -17,10 +17,31 @@ public struct ExpectedRecords {
     public var description: String { "\(file): \(field): expected \(expected), got \(actual)" }
   }
 
+  /// One checked field group of one file: `status`, `kind`, `card.quad`, `receipt.total`…
+  public struct FieldResult: Sendable, Equatable {
+    public var file: String
+    public var field: String
+    public var passed: Bool
+    /// The folder of the file (`cards`, `receipts`…), for per-folder minimums.
+    public var folder: String {
+      file.split(separator: "/").dropLast().joined(separator: "/")
+    }
+  }
+
   public struct Report: Sendable {
     public var checkedFiles: Int
     public var mismatches: [Mismatch]
+    public var fields: [FieldResult]
     public var passed: Bool { mismatches.isEmpty }
+
+    /// Passing counts per folder and field, e.g. `["cards": ["card.quad": 15]]`.
+    public var passCounts: [String: [String: Int]] {
+      var counts: [String: [String: Int]] = [:]
+      for result in fields {
+        counts[result.folder, default: [:]][result.field, default: 0] += result.passed ? 1 : 0
+      }
+      return counts
+    }
   }
 
   public static let suffix = ".expected.json"
@@ -50,21 +71,42 @@ public struct ExpectedRecords {
       byStem[stem] = record
     }
     var mismatches: [Mismatch] = []
+    var fields: [FieldResult] = []
     for stem in expected.keys.sorted() {
       var spec = expected[stem]!
       let tolerances = spec.removeValue(forKey: "_tolerance") as? [String: Double] ?? [:]
       let containsPaths = Set(spec.removeValue(forKey: "_contains") as? [String] ?? [])
-      spec.removeValue(forKey: "_comment")
+      for key in spec.keys where key.hasPrefix("_") { spec.removeValue(forKey: key) }
       guard let record = byStem[stem] else {
         mismatches.append(Mismatch(file: stem, field: "(record)", expected: "a record", actual: "none"))
+        fields.append(FieldResult(file: stem, field: "(record)", passed: false))
         continue
       }
-      let actual = try JSONSerialization.jsonObject(with: RecordCoding.encodeLine(record))
-      var context = Context(file: record.file, tolerances: tolerances, containsPaths: containsPaths)
-      context.compare(spec, actual, path: "")
-      mismatches += context.mismatches
+      let actual = try JSONSerialization.jsonObject(with: RecordCoding.encodeLine(record)) as? [String: Any] ?? [:]
+      // Each top-level field, and each member of `card` and `receipt`, is one checked group.
+      for (path, expectedValue, actualValue) in groups(spec, actual) {
+        var context = Context(file: record.file, tolerances: tolerances, containsPaths: containsPaths)
+        context.compare(expectedValue, actualValue, path: path)
+        mismatches += context.mismatches
+        fields.append(FieldResult(file: record.file, field: path, passed: context.mismatches.isEmpty))
+      }
     }
-    return Report(checkedFiles: expected.count, mismatches: mismatches)
+    return Report(checkedFiles: expected.count, mismatches: mismatches, fields: fields)
+  }
+
+  private static func groups(_ spec: [String: Any], _ actual: [String: Any]) -> [(String, Any, Any?)] {
+    var result: [(String, Any, Any?)] = []
+    for key in spec.keys.sorted() {
+      if ["card", "receipt"].contains(key), let nested = spec[key] as? [String: Any] {
+        let actualNested = actual[key] as? [String: Any]
+        for inner in nested.keys.sorted() {
+          result.append(("\(key).\(inner)", nested[inner]!, actualNested?[inner]))
+        }
+      } else {
+        result.append((key, spec[key]!, actual[key]))
+      }
+    }
+    return result
   }
 
   private struct Context {
