@@ -36,12 +36,31 @@ struct RunCommand: ParsableCommand {
   @Flag(name: .long, help: "Print no progress, only the summary line.")
   var quiet = false
 
+  @Flag(
+    name: .long,
+    help: "Process every file again, ignoring records of an earlier run in the output folder.")
+  var fresh = false
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Process only shard I of N (e.g. 0/4), chosen by a stable hash of each file's path.",
+      discussion: "Without it, SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX (with --shards) select the shard."))
+  var shard: String?
+
+  @Option(name: .long, help: "Shard count for JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs).")
+  var shards: Int?
+
   func validate() throws {
     if config != nil && preset != nil {
       throw ValidationError("--config and --preset name two configs; give one.")
     }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
     if paths.isEmpty { throw ValidationError("Give at least one file or folder to process.") }
+    if let shard {
+      do { _ = try ShardSelection(parsing: shard) } catch { throw ValidationError("\(error)") }
+    }
+    if let shards, shards < 1 { throw ValidationError("--shards must be at least 1.") }
   }
 
   func run() throws {
@@ -66,11 +85,22 @@ struct RunCommand: ParsableCommand {
       throw SnapsortExit.outputNotWritable
     }
 
+    let selection: ShardSelection?
+    do {
+      selection =
+        try shard.map { try ShardSelection(parsing: $0) }
+        ?? ShardSelection.fromEnvironment(ProcessInfo.processInfo.environment, shards: shards)
+    } catch {
+      Terminal.error("\(error)")
+      throw SnapsortExit.usage
+    }
+    if let selection, !quiet { Terminal.info("shard \(selection)") }
+
     let interrupt = InterruptFlag.install()
     let progress = ProgressReporter(enabled: !quiet)
     let job = RunJob(
       inputs: paths.map { URL(fileURLWithPath: $0) }, config: pipeline, configName: configURL.path,
-      outputDirectory: outputURL, jobs: jobs)
+      outputDirectory: outputURL, jobs: jobs, resume: !fresh, shard: selection)
     let result: RunJob.Result
     do {
       result = try job.run(progress: { progress.update($0) }, isCancelled: { interrupt.isSet })

@@ -6,7 +6,7 @@ struct Snapsort: ParsableCommand {
     commandName: "snapsort",
     abstract: "Turn photos and screenshots of cards and receipts into structured records.",
     version: SnapsortVersionString.value,
-    subcommands: [RunCommand.self, CheckCommand.self, ListStagesCommand.self],
+    subcommands: [RunCommand.self, CheckCommand.self, MergeCommand.self, ListStagesCommand.self],
     defaultSubcommand: nil
   )
 }

@@ -8,8 +8,10 @@ public struct RunSummary: Codable, Sendable {
     public var error: Int
     public var skipped: Int
     public var notStarted: Int
+    /// Records taken over from an earlier run of the same config (resume).
+    public var reused: Int = 0
     enum CodingKeys: String, CodingKey {
-      case inputs, ok, error, skipped
+      case inputs, ok, error, skipped, reused
       case notStarted = "not_started"
     }
   }

@@ -8,15 +8,21 @@ public struct RunJob: Sendable {
   public var configName: String?
   public var outputDirectory: URL
   public var jobs: Int
+  /// Reuse the records of an earlier run of the same config in `outputDirectory`.
+  public var resume: Bool
+  public var shard: ShardSelection?
 
   public init(
-    inputs: [URL], config: PipelineConfig, configName: String? = nil, outputDirectory: URL, jobs: Int
+    inputs: [URL], config: PipelineConfig, configName: String? = nil, outputDirectory: URL, jobs: Int,
+    resume: Bool = true, shard: ShardSelection? = nil
   ) {
     self.inputs = inputs
     self.config = config
     self.configName = configName
     self.outputDirectory = outputDirectory
     self.jobs = jobs
+    self.resume = resume
+    self.shard = shard
   }
 
   public struct Result: Sendable {
@@ -32,21 +38,31 @@ public struct RunJob: Sendable {
   ) throws -> Result {
     let started = Date()
     let clock = DispatchTime.now().uptimeNanoseconds
-    let listing = try InputScanner().scan(inputs)
+    var listing = try InputScanner().scan(inputs)
+    if let shard {
+      listing.inputs = listing.inputs.filter { shard.contains($0.relativePath) }
+      listing.skipped = listing.skipped.filter { shard.contains($0) }
+    }
     try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
-    let collected = RecordCollector()
+    var previous: [String: Record] = [:]
+    if resume {
+      for record in RecordJournal.previousRecords(in: outputDirectory, configHash: config.hash)
+      where !record.sha256.isEmpty {
+        previous[record.sha256] = record
+      }
+    } else {
+      RecordJournal.remove(in: outputDirectory)
+    }
+    let journal = try RecordJournal(outputDirectory: outputDirectory, configHash: config.hash)
+    let collected = RecordCollector(journal: journal)
     let runner = Runner(config: config, jobs: jobs, outputDirectory: outputDirectory)
     let timings = try runner.run(
-      listing.inputs, sink: { collected.append($0) }, progress: progress, isCancelled: isCancelled)
+      listing.inputs, reusing: previous,
+      sink: { collected.append($0) }, progress: progress, isCancelled: isCancelled)
+    if let failure = collected.journalFailure { throw failure }
 
     let records = collected.records.sorted { $0.file < $1.file }
-    var lines = Data()
-    for record in records {
-      lines.append(try RecordCoding.encodeLine(record))
-      lines.append(UInt8(ascii: "\n"))
-    }
-    let recordsURL = outputDirectory.appendingPathComponent("records.jsonl")
-    try AtomicFile.write(lines, to: recordsURL)
+    let recordsURL = try RunOutputs.writeRecords(records, to: outputDirectory)
 
     let failed = records.filter { $0.status == .error }.count
     let summary = RunSummary(
@@ -56,18 +72,34 @@ public struct RunJob: Sendable {
       jobs: jobs,
       counts: .init(
         inputs: listing.inputs.count, ok: records.count - failed, error: failed,
-        skipped: listing.skipped.count, notStarted: timings.notStarted),
+        skipped: listing.skipped.count, notStarted: timings.notStarted,
+        reused: records.filter { !$0.sha256.isEmpty && previous[$0.sha256] != nil }.count),
       stages: RunSummary.stageTimings(timings), skippedFiles: listing.skipped,
       interrupted: timings.notStarted > 0)
     let summaryURL = outputDirectory.appendingPathComponent("run.json")
     try summary.write(to: summaryURL)
+    try RunOutputs.writeDerived(records: records, summary: summary, to: outputDirectory)
+    // Everything is in records.jsonl now; an interrupted run keeps its journal for the rerun.
+    if !summary.interrupted { RecordJournal.remove(in: outputDirectory) }
     return Result(records: records, summary: summary, recordsURL: recordsURL, summaryURL: summaryURL)
   }
 }
 
-/// Records arriving from the runner's sink queue.
+/// Records arriving from the runner's sink queue, kept in memory and appended to the journal.
 final class RecordCollector: @unchecked Sendable {
-  // Appended to only on the runner's serial sink queue; read after the run has returned.
+  // Used only on the runner's serial sink queue; read after the run has returned.
   private(set) var records: [Record] = []
-  func append(_ record: Record) { records.append(record) }
+  private(set) var journalFailure: Error?
+  private let journal: RecordJournal
+
+  init(journal: RecordJournal) { self.journal = journal }
+
+  func append(_ record: Record) {
+    records.append(record)
+    do {
+      try journal.append(record)
+    } catch {
+      if journalFailure == nil { journalFailure = error }
+    }
+  }
 }

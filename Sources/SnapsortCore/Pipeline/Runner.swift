@@ -34,6 +34,7 @@ public final class Runner: Sendable {
   ///   processed then.
   public func run(
     _ inputs: [InputScanner.Input],
+    reusing previous: [String: Record] = [:],
     sink: @escaping @Sendable (Record) -> Void,
     progress: (@Sendable (Progress) -> Void)? = nil,
     isCancelled: @escaping @Sendable () -> Bool = { false }
@@ -56,7 +57,8 @@ public final class Runner: Sendable {
       while !isCancelled(), let index = state.next() {
         let input = inputs[index]
         let record = Self.process(
-          input, with: pipeline, config: config, outputDirectory: outputDirectory, timings: &timings)
+          input, with: pipeline, config: config, outputDirectory: outputDirectory, reusing: previous,
+          timings: &timings)
         sinkQueue.sync {
           sink(record)
           let snapshot = state.completed(failed: record.status == .error, file: record.file)
@@ -71,14 +73,25 @@ public final class Runner: Sendable {
   /// Runs every stage on one input; any failure becomes the record's error.
   static func process(
     _ input: InputScanner.Input, with pipeline: WorkerPipeline, config: PipelineConfig,
-    outputDirectory: URL?, timings: inout [String: [Double]]
+    outputDirectory: URL?, reusing previous: [String: Record] = [:], timings: inout [String: [Double]]
   ) -> Record {
     let item = PhotoItem(relativePath: input.relativePath, url: input.url, outputDirectory: outputDirectory)
     item.record.kind = config.assumedKind
+    // Resuming: a file whose content already has a record of this config is not processed again.
+    if !previous.isEmpty, let data = try? LoadStage.read(input.url) {
+      if var done = previous[LoadStage.sha256(of: data)] {
+        done.file = input.relativePath
+        return done
+      }
+      item.data = data
+    }
     defer { item.releasePixels() }
     for (step, stage) in pipeline.stages {
       if !step.when.isEmpty && !step.when.contains(item.record.kind) { continue }
       let start = DispatchTime.now().uptimeNanoseconds
+      defer {
+        timings[step.name, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+      }
       do {
         try stage.process(item)
       } catch {
@@ -86,8 +99,6 @@ public final class Runner: Sendable {
         item.record.error = RecordError(stage: step.name, message: Self.message(for: error))
         break
       }
-      let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-      timings[step.name, default: []].append(elapsed)
     }
     return item.record
   }

@@ -34,9 +34,9 @@ public final class LoadStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
-    let data = try Self.read(item.url)
+    let data = try item.data ?? Self.read(item.url)
     item.data = data
-    item.record.sha256 = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    item.record.sha256 = Self.sha256(of: data)
     guard !data.isEmpty else { throw StageFailure("empty file (0 bytes)") }
 
     let claimed = ImageFormat(fileExtension: item.url.pathExtension)
@@ -87,6 +87,10 @@ public final class LoadStage: Stage {
           header.orientation)
       }
     }
+  }
+
+  static func sha256(of data: Data) -> String {
+    SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
   }
 
   /// The largest JPEG DCT reduction that still leaves at least `maxSide` pixels on the long side.

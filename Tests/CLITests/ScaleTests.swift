@@ -1,0 +1,109 @@
+import Foundation
+import SnapsortCore
+import XCTest
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Resume after SIGKILL, shards and merge, through the real executable.
+final class ScaleTests: XCTestCase {
+  private var directory: URL!
+  override func setUpWithError() throws { directory = try CLI.temporaryDirectory() }
+  override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
+
+  /// A folder of distinct images that take a little while to process.
+  private func makeFolder(count: Int) throws -> URL {
+    let input = directory.appendingPathComponent("in")
+    try FileManager.default.createDirectory(at: input.appendingPathComponent("sub"), withIntermediateDirectories: true)
+    for index in 0..<count {
+      let image = Bitmap(width: 900, height: 700, format: .gray) { out in
+        for i in 0..<out.count { out[i] = UInt8((i / 7 + index * 13) % 251) }
+      }
+      let name = index % 3 == 0 ? "sub/photo \(index).png" : "photo-\(index).jpg"
+      let data = name.hasSuffix(".png") ? try ImageEncoder.png(image) : try ImageEncoder.jpeg(image)
+      try data.write(to: input.appendingPathComponent(name))
+    }
+    try Data("broken".utf8).write(to: input.appendingPathComponent("broken.jpg"))
+    return input
+  }
+
+  private func records(_ out: URL) throws -> String {
+    try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8)
+  }
+
+  func testKilledRunResumesToTheSameRecords() throws {
+    let input = try makeFolder(count: 40)
+    let clean = directory.appendingPathComponent("clean")
+    XCTAssertEqual(try CLI.run(["run", input.path, "--out", clean.path, "--jobs", "2", "--quiet"]).status, 1)
+    let expected = try records(clean)
+    XCTAssertEqual(expected.split(separator: "\n").count, 41)
+
+    for delay in [0.05, 0.25, 0.5] {
+      let out = directory.appendingPathComponent("killed-\(delay)")
+      let process = Process()
+      process.executableURL = CLI.executable
+      process.arguments = ["run", input.path, "--out", out.path, "--jobs", "2", "--quiet"]
+      process.environment = ProcessInfo.processInfo.environment.merging(["OMP_THREAD_LIMIT": "1"]) { $1 }
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      Thread.sleep(forTimeInterval: delay)
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+
+      // Whatever is on disk is readable: no torn record except possibly the journal's last line.
+      if let partial = try? records(out) {
+        for line in partial.split(separator: "\n") { XCTAssertNoThrow(try RecordCoding.decode(Data(line.utf8))) }
+      }
+      let journal = (try? String(contentsOf: RecordJournal.url(in: out), encoding: .utf8)) ?? ""
+      let journalLines = journal.split(separator: "\n", omittingEmptySubsequences: true)
+      for line in journalLines.dropLast() { XCTAssertNoThrow(try RecordCoding.decode(Data(line.utf8))) }
+
+      let rerun = try CLI.run(["run", input.path, "--out", out.path, "--jobs", "2", "--quiet"])
+      XCTAssertEqual(rerun.status, 1, rerun.stderr)
+      XCTAssertEqual(try records(out), expected, "rerun after SIGKILL at \(delay) s equals a clean run")
+    }
+  }
+
+  func testResumeSkipsDoneFilesAndFreshRedoes() throws {
+    let input = try makeFolder(count: 6)
+    let out = directory.appendingPathComponent("out")
+    _ = try CLI.run(["run", input.path, "--out", out.path, "--quiet"])
+    let first = try records(out)
+    let again = try CLI.run(["run", input.path, "--out", out.path])
+    let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
+    let stages = summary?["stages"] as? [String: Any]
+    XCTAssertNil(stages?["load"], "every file, the broken one too, already has a record: \(again.stderr)")
+    XCTAssertEqual((summary?["counts"] as? [String: Any])?["reused"] as? Int, 7)
+    XCTAssertEqual(try records(out), first)
+    _ = try CLI.run(["run", input.path, "--out", out.path, "--fresh", "--quiet"])
+    let fresh = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
+    XCTAssertEqual(((fresh?["stages"] as? [String: Any])?["load"] as? [String: Any])?["count"] as? Int, 7)
+  }
+
+  func testMergedShardsEqualASingleRun() throws {
+    let input = try makeFolder(count: 12)
+    let single = directory.appendingPathComponent("single")
+    _ = try CLI.run(["run", input.path, "--out", single.path, "--quiet"])
+    var shardOutputs: [String] = []
+    var seen = 0
+    for index in 0..<3 {
+      let out = directory.appendingPathComponent("shard-\(index)")
+      // Alternate the three ways of choosing a shard.
+      let (arguments, environment): ([String], [String: String]) =
+        switch index {
+        case 0: (["--shard", "0/3"], [:])
+        case 1: ([], ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "3"])
+        default: (["--shards", "3"], ["JOB_COMPLETION_INDEX": "2"])
+        }
+      _ = try CLI.run(["run", input.path, "--out", out.path, "--quiet"] + arguments, environment: environment)
+      seen += try records(out).split(separator: "\n").count
+      shardOutputs.append(out.path)
+    }
+    XCTAssertEqual(seen, 13, "every file lands in exactly one shard")
+    let merged = directory.appendingPathComponent("merged")
+    let result = try CLI.run(["merge"] + shardOutputs + ["--out", merged.path])
+    XCTAssertEqual(result.status, 1, "the broken file makes the merged run 'some failed': \(result.stderr)")
+    XCTAssertEqual(try records(merged), try records(single))
+  }
+}
