@@ -177,7 +177,7 @@ int snapsort_jpeg_encode(const uint8_t *pixels, int width, int height, int chann
   cinfo.image_width = (JDIMENSION)width;
   cinfo.image_height = (JDIMENSION)height;
   cinfo.input_components = channels;
-  cinfo.in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+  cinfo.in_color_space = channels == 1 ? JCS_GRAYSCALE : (channels == 4 ? JCS_CMYK : JCS_RGB);
   jpeg_set_defaults(&cinfo);
   jpeg_set_quality(&cinfo, quality, TRUE);
   jpeg_start_compress(&cinfo, TRUE);

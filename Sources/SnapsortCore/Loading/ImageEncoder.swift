@@ -1,3 +1,4 @@
+import CJPEG
 import CPNG
 import CWebP
 import Foundation
@@ -57,5 +58,23 @@ public enum ImageEncoder {
     defer { WebPFree(output) }
     guard size > 0, let output else { throw ImageDecodeError("WebP encoding failed") }
     return Data(bytes: output, count: size)
+  }
+}
+
+extension ImageEncoder {
+  /// A CMYK JPEG (as print workflows write them), for tests of the CMYK read path. Values are
+  /// written as given (not Adobe-inverted).
+  public static func cmykJPEG(width: Int, height: Int, cmyk: [UInt8], quality: Int = 90) throws -> Data {
+    var output: UnsafeMutablePointer<UInt8>?
+    var size: UInt = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = cmyk.withUnsafeBufferPointer { pixels in
+      snapsort_jpeg_encode(
+        pixels.baseAddress, Int32(width), Int32(height), 4, Int32(quality), &output, &size, &message, message.count)
+    }
+    // libjpeg's jpeg_mem_dest allocates with malloc; the caller frees.
+    defer { free(output) }
+    guard status == SNAPSORT_JPEG_OK, let output else { throw ImageDecodeError("CMYK JPEG encoding failed") }
+    return Data(bytes: output, count: Int(size))
   }
 }

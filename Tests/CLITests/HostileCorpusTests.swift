@@ -1,0 +1,67 @@
+import Foundation
+import SnapsortCore
+import XCTest
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+final class HostileCorpusTests: XCTestCase {
+  func testEveryHostileInputGivesExactlyOneRecordAndNothingCrashes() throws {
+    let directory = try CLI.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let corpus = directory.appendingPathComponent("corpus")
+    var expected = try HostileCorpus.write(to: corpus)
+    // Unreadable for anyone but root; as root the read succeeds and the record is ok instead.
+    let locked = corpus.appendingPathComponent("locked.png")
+    try ImageEncoder.png(Bitmap(width: 32, height: 32, format: .gray)).write(to: locked)
+    chmod(locked.path, 0)
+    expected += 1
+
+    let out = directory.appendingPathComponent("out")
+    let result = try CLI.run(["run", corpus.path, "--out", out.path, "--jobs", "2", "--quiet"])
+    XCTAssertEqual(result.status, 1, "some inputs fail, none crash: \(result.stderr)")
+    let records = try RecordCoding.readLines(out.appendingPathComponent("records.jsonl"))
+    XCTAssertEqual(records.count, expected, "one record per input")
+    XCTAssertEqual(Set(records.map(\.file)).count, records.count, "no file recorded twice")
+    for record in records where record.status == .error {
+      XCTAssertFalse(record.error?.message.isEmpty ?? true, record.file)
+    }
+    let byName = Dictionary(uniqueKeysWithValues: records.map { ($0.file, $0) })
+    XCTAssertEqual(byName["bombs/huge.png"]?.error?.message.contains("over the limit"), true)
+    XCTAssertEqual(byName["bombs/huge.jpg"]?.error?.message.contains("over the limit"), true)
+    XCTAssertEqual(byName["bombs/huge.webp"]?.error?.message.contains("over the limit"), true)
+    XCTAssertEqual(byName["formats/palette.png"]?.status, .ok)
+    XCTAssertEqual(byName["formats/cmyk.jpg"]?.status, .ok)
+    XCTAssertEqual(byName["formats/16-bit.png"]?.status, .ok)
+    XCTAssertEqual(byName["exif/bad-offset.jpg"]?.image?.orientation, 1)
+    XCTAssertEqual(byName["exif/orientation-9.jpg"]?.status, .ok)
+    XCTAssertEqual(byName["folder.jpg"]?.error?.message, "a directory, not an image file")
+    XCTAssertEqual(byName["names/new\nline.jpg"]?.status, .ok)
+    XCTAssertEqual(byName["empty/zero.heic"]?.error?.message, "empty file (0 bytes)")
+    XCTAssertEqual(byName["formats/one-pixel.png"]?.error?.stage, "load")
+    let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
+    XCTAssertEqual((summary?["counts"] as? [String: Any])?["skipped"] as? Int, 2, "the .txt and .json sidecars")
+  }
+
+  func testAFileDeletedMidRunGetsAnErrorRecord() throws {
+    let directory = try CLI.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let png = try ImageEncoder.png(Bitmap(width: 32, height: 32, format: .gray))
+    for name in ["a.png", "b.png"] { try png.write(to: directory.appendingPathComponent(name)) }
+    let listing = try InputScanner().scan([directory])
+    try FileManager.default.removeItem(at: directory.appendingPathComponent("b.png"))
+    let config = try PipelineConfig.parse(Data(#"{"version": 1, "stages": [{"stage": "load"}]}"#.utf8), context: StageContext())
+    let collected = Collected()
+    _ = try Runner(config: config, jobs: 2, outputDirectory: nil).run(listing.inputs, sink: { collected.add($0) })
+    let records = collected.all.sorted { $0.file < $1.file }
+    XCTAssertEqual(records.map(\.status), [.ok, .error])
+    XCTAssertEqual(records.last?.error?.message, "the file disappeared before it could be read")
+  }
+}
+
+final class Collected: @unchecked Sendable {
+  // Touched only from the runner's serial sink queue, then read after the run.
+  private(set) var all: [Record] = []
+  func add(_ record: Record) { all.append(record) }
+}
