@@ -5,7 +5,7 @@ OUT ?= out
 JOBS ?= $(shell nproc)
 export OMP_THREAD_LIMIT = 1
 
-.PHONY: deps build release run test test-golden samples bench format lint clean
+.PHONY: deps build release run test test-cluster samples bench format lint clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -26,6 +26,10 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## A real single-node Slurm cluster runs samples/ as 4 array shards; merged == single run.
+test-cluster: release
+	scripts/test-cluster.sh
 
 ## Re-renders samples/ from scripts/render_samples.py (needs Python with Pillow; a dev tool).
 samples:
