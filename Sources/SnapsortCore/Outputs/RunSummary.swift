@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `run.json`: what a run did and how long it took. Timings live here, never in records.
 public struct RunSummary: Codable, Sendable {
   public struct Counts: Codable, Sendable {
@@ -39,6 +43,8 @@ public struct RunSummary: Codable, Sendable {
   public var stages: [String: StageTiming]
   public var skippedFiles: [String]
   public var interrupted: Bool
+  /// The process's peak resident memory so far (getrusage), in MiB.
+  public var peakRSSMB: Double = RunSummary.currentPeakRSSMB()
 
   enum CodingKeys: String, CodingKey {
     case version, config, jobs, counts, stages, interrupted
@@ -46,6 +52,14 @@ public struct RunSummary: Codable, Sendable {
     case startedAt = "started_at"
     case wallSeconds = "wall_seconds"
     case skippedFiles = "skipped_files"
+    case peakRSSMB = "peak_rss_mb"
+  }
+
+  public static func currentPeakRSSMB() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    // Linux reports ru_maxrss in KiB.
+    return (Double(usage.ru_maxrss) / 1024 * 10).rounded() / 10
   }
 
   public static func stageTimings(_ timings: RunTimings) -> [String: StageTiming] {
