@@ -41,7 +41,7 @@ let package = Package(
     ),
     .testTarget(name: "SnapsortCoreTests", dependencies: ["SnapsortCore"]),
     .testTarget(name: "GoldenTests", dependencies: ["SnapsortCore"]),
-    .testTarget(name: "CLITests", dependencies: ["SnapsortCore"]),
+    .testTarget(name: "CLITests", dependencies: ["SnapsortCore"], exclude: ["Snapshots"]),
   ],
   swiftLanguageModes: [.v6]
 )
