@@ -155,7 +155,7 @@ int snapsort_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, uint
 }
 
 int snapsort_jpeg_encode(const uint8_t *pixels, int width, int height, int channels, int quality,
-                         uint8_t **out, unsigned long *out_size, char *message,
+                         int progressive, uint8_t **out, unsigned long *out_size, char *message,
                          size_t message_size) {
   struct jpeg_compress_struct cinfo;
   struct error_manager err;
@@ -180,6 +180,7 @@ int snapsort_jpeg_encode(const uint8_t *pixels, int width, int height, int chann
   cinfo.in_color_space = channels == 1 ? JCS_GRAYSCALE : (channels == 4 ? JCS_CMYK : JCS_RGB);
   jpeg_set_defaults(&cinfo);
   jpeg_set_quality(&cinfo, quality, TRUE);
+  if (progressive) jpeg_simple_progression(&cinfo);
   jpeg_start_compress(&cinfo, TRUE);
   size_t stride = (size_t)width * (size_t)channels;
   while (cinfo.next_scanline < cinfo.image_height) {

@@ -32,7 +32,7 @@ int snapsort_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, uint
 
 /// Encodes 8-bit grey (1 channel), RGB (3) or CMYK (4) pixels as a baseline JPEG. The caller frees `*out` with free().
 int snapsort_jpeg_encode(const uint8_t *pixels, int width, int height, int channels, int quality,
-                         uint8_t **out, unsigned long *out_size, char *message,
+                         int progressive, uint8_t **out, unsigned long *out_size, char *message,
                          size_t message_size);
 
 #endif

@@ -1,4 +1,5 @@
 import CHeif
+import Foundation
 
 /// HEIC/HEIF (what iPhones save) through libheif. libheif applies the file's rotation and
 /// mirroring itself, so the header reports orientation 1.
@@ -82,5 +83,43 @@ final class HEIFImageHandle {
   deinit {
     // "has to be released with heif_image_handle_release()", per heif.h.
     heif_image_handle_release(pointer)
+  }
+}
+
+extension ImageEncoder {
+  /// HEIC (HEVC via libheif's x265 plugin), as iPhones save photos; for tests and sample files.
+  public static func heic(_ bitmap: Bitmap, quality: Int = 80) throws -> Data {
+    let rgb = bitmap.rgb()
+    var image: OpaquePointer?
+    try HEIFFile.check(
+      heif_image_create(Int32(rgb.width), Int32(rgb.height), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image),
+      doing: "create an image for")
+    guard let image else { throw ImageDecodeError("libheif could not create an image") }
+    // heif_image_create's image is released with heif_image_release, per heif.h.
+    defer { heif_image_release(image) }
+    try HEIFFile.check(heif_image_add_plane(image, heif_channel_interleaved, Int32(rgb.width), Int32(rgb.height), 8), doing: "add a plane to")
+    var stride: Int32 = 0
+    guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
+      throw ImageDecodeError("libheif gave no plane to write")
+    }
+    rgb.pixels.withUnsafeBufferPointer { source in
+      for y in 0..<rgb.height {
+        (plane + y * Int(stride)).update(from: source.baseAddress! + y * rgb.rowBytes, count: rgb.rowBytes)
+      }
+    }
+    guard let context = heif_context_alloc() else { throw ImageDecodeError("libheif could not allocate a context") }
+    // heif_context_alloc's counterpart, per heif.h.
+    defer { heif_context_free(context) }
+    var encoder: OpaquePointer?
+    try HEIFFile.check(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), doing: "find an HEVC encoder for")
+    guard let encoder else { throw ImageDecodeError("libheif has no HEVC encoder") }
+    // Encoders from heif_context_get_encoder_for_format are released by the caller, per heif.h.
+    defer { heif_encoder_release(encoder) }
+    try HEIFFile.check(heif_encoder_set_lossy_quality(encoder, Int32(quality)), doing: "set the quality of")
+    try HEIFFile.check(heif_context_encode_image(context, image, encoder, nil, nil), doing: "encode")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("snapsort-\(UUID().uuidString).heic")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try HEIFFile.check(heif_context_write_to_file(context, url.path), doing: "write")
+    return try Data(contentsOf: url)
   }
 }

@@ -6,8 +6,8 @@ import Foundation
 /// Encoders for the files snapsort writes (crops, thumbnails) and for tests that build inputs in
 /// code.
 public enum ImageEncoder {
-  public static func jpeg(_ bitmap: Bitmap, quality: Int = 90) throws -> Data {
-    Data(try JPEGDecoder.encode(bitmap, quality: quality))
+  public static func jpeg(_ bitmap: Bitmap, quality: Int = 90, progressive: Bool = false) throws -> Data {
+    Data(try JPEGDecoder.encode(bitmap, quality: quality, progressive: progressive))
   }
 
   /// PNG through libpng's simplified writer. `sixteenBit` writes 16-bit samples (for tests of
@@ -62,15 +62,15 @@ public enum ImageEncoder {
 }
 
 extension ImageEncoder {
-  /// A CMYK JPEG (as print workflows write them), for tests of the CMYK read path. Values are
-  /// written as given (not Adobe-inverted).
+  /// A CMYK JPEG (as print workflows write them), for tests of the CMYK read path. libjpeg writes
+  /// an Adobe marker, so `cmyk` holds Adobe's inverted samples (0 = full ink, 255 = none).
   public static func cmykJPEG(width: Int, height: Int, cmyk: [UInt8], quality: Int = 90) throws -> Data {
     var output: UnsafeMutablePointer<UInt8>?
     var size: UInt = 0
     var message = [CChar](repeating: 0, count: 256)
     let status = cmyk.withUnsafeBufferPointer { pixels in
       snapsort_jpeg_encode(
-        pixels.baseAddress, Int32(width), Int32(height), 4, Int32(quality), &output, &size, &message, message.count)
+        pixels.baseAddress, Int32(width), Int32(height), 4, Int32(quality), 0, &output, &size, &message, message.count)
     }
     // libjpeg's jpeg_mem_dest allocates with malloc; the caller frees.
     defer { free(output) }

@@ -33,14 +33,14 @@ enum JPEGDecoder: ImageDecoder {
   }
 
   /// Encodes pixels as a JPEG file (for card crops).
-  static func encode(_ bitmap: Bitmap, quality: Int = 90) throws -> [UInt8] {
+  static func encode(_ bitmap: Bitmap, quality: Int = 90, progressive: Bool = false) throws -> [UInt8] {
     var output: UnsafeMutablePointer<UInt8>?
     var size: UInt = 0
     var message = [CChar](repeating: 0, count: 256)
     let status = bitmap.pixels.withUnsafeBufferPointer { pixels in
       snapsort_jpeg_encode(
         pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), Int32(bitmap.channels),
-        Int32(quality), &output, &size, &message, message.count)
+        Int32(quality), progressive ? 1 : 0, &output, &size, &message, message.count)
     }
     // libjpeg's jpeg_mem_dest allocates with malloc; the caller frees.
     defer { free(output) }

@@ -49,6 +49,33 @@ final class LoadStageTests: XCTestCase {
     }
   }
 
+  func testProgressiveGreyAndCMYKJPEG() throws {
+    let image = TestImages.quadrants(width: 256, height: 128)
+    let progressive = try load(ImageEncoder.jpeg(image, progressive: true), name: "progressive.jpg")
+    XCTAssertGreaterThan(TestImages.meanColour(try XCTUnwrap(progressive.analysis), x: 200, y: 10)[1], 160)
+    let grey = try load(ImageEncoder.jpeg(image.grayscale()), name: "grey.jpg")
+    XCTAssertEqual(grey.analysis?.format, .gray)
+    // Full cyan ink and nothing else prints as cyan: red low, green and blue high. The encoder
+    // writes an Adobe marker, so samples are stored inverted (0 = full ink).
+    var cmyk = [UInt8](repeating: 255, count: 64 * 64 * 4)
+    for i in 0..<(64 * 64) { cmyk[4 * i] = 0 }
+    let cyan = try load(ImageEncoder.cmykJPEG(width: 64, height: 64, cmyk: cmyk), name: "cmyk.jpg")
+    let colour = TestImages.meanColour(try XCTUnwrap(cyan.analysis), x: 30, y: 30)
+    XCTAssertLessThan(colour[0], 60, "\(colour)")
+    XCTAssertGreaterThan(colour[2], 200, "\(colour)")
+  }
+
+  func testDecodesHEIC() throws {
+    let image = TestImages.quadrants(width: 128, height: 96)
+    let item = try load(ImageEncoder.heic(image, quality: 90), name: "photo.heic")
+    XCTAssertEqual(item.record.image?.format, "heic")
+    let analysis = try XCTUnwrap(item.analysis)
+    XCTAssertEqual(analysis.width, 128)
+    let blue = TestImages.meanColour(analysis, x: 10, y: 70)
+    XCTAssertGreaterThan(blue[2], 170)
+    XCTAssertLessThan(blue[0], 80)
+  }
+
   func testSixteenBitAndGreyPNG() throws {
     let image = TestImages.quadrants()
     let wide = try load(ImageEncoder.png(image, sixteenBit: true), name: "wide.png")
