@@ -65,6 +65,27 @@ final class ScaleTests: XCTestCase {
     }
   }
 
+  func testInterruptFinishesInFlightWritesAndExits130() throws {
+    let input = try makeFolder(count: 60)
+    let out = directory.appendingPathComponent("out")
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = ["run", input.path, "--out", out.path, "--jobs", "1", "--quiet"]
+    process.environment = ProcessInfo.processInfo.environment.merging(["OMP_THREAD_LIMIT": "1"]) { $1 }
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    Thread.sleep(forTimeInterval: 0.3)
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 130)
+    let done = try records(out).split(separator: "\n")
+    XCTAssertGreaterThan(done.count, 0)
+    XCTAssertLessThan(done.count, 61, "interrupted before the end")
+    let rerun = try CLI.run(["run", input.path, "--out", out.path, "--jobs", "2", "--quiet"])
+    XCTAssertEqual(rerun.status, 1)
+    XCTAssertEqual(try records(out).split(separator: "\n").count, 61)
+  }
+
   func testResumeSkipsDoneFilesAndFreshRedoes() throws {
     let input = try makeFolder(count: 6)
     let out = directory.appendingPathComponent("out")

@@ -11,6 +11,15 @@ public final class PhotoItem {
   /// Where this run writes crops and other per-item files.
   public let outputDirectory: URL?
 
+  /// When this photo's time budget (`limits.seconds_per_image`) runs out; OCR cancels at it.
+  public var deadline: DispatchTime = .distantFuture
+
+  /// Seconds left before `deadline` (0 when passed).
+  public var secondsRemaining: Double {
+    let now = DispatchTime.now().uptimeNanoseconds
+    return deadline.uptimeNanoseconds > now ? Double(deadline.uptimeNanoseconds - now) / 1e9 : 0
+  }
+
   /// The file's bytes, read once by the load stage.
   public var data: Data?
   public var record: Record

@@ -19,6 +19,8 @@ public struct PipelineConfig: Sendable {
   public let steps: [Step]
   /// What kind a photo is assumed to be before any stage classifies it.
   public let assumedKind: Kind
+  /// Wall-clock budget for one photo; stages past it are not started and OCR is cancelled.
+  public let secondsPerImage: Double
   /// SHA-256 of the canonical effective config: two runs with equal hashes ran the same thing.
   public let hash: String
   public let description: String
@@ -51,7 +53,7 @@ public struct PipelineConfig: Sendable {
     guard let root = object as? [String: Any] else {
       throw ConfigError(path: "", "expected a JSON object at the top level")
     }
-    let knownKeys: Set<String> = ["version", "description", "kind", "stages"]
+    let knownKeys: Set<String> = ["version", "description", "kind", "limits", "stages"]
     for key in root.keys.sorted() where !knownKeys.contains(key) {
       throw ConfigError(path: key, "unknown key (known: \(knownKeys.sorted().joined(separator: ", ")))")
     }
@@ -73,6 +75,19 @@ public struct PipelineConfig: Sendable {
       }
       assumedKind = kind
     default: throw ConfigError(path: "kind", "expected a string")
+    }
+    var secondsPerImage = 60.0
+    if let limits = root["limits"] {
+      guard let limits = limits as? [String: Any] else { throw ConfigError(path: "limits", "expected an object") }
+      for key in limits.keys.sorted() where key != "seconds_per_image" {
+        throw ConfigError(path: "limits.\(key)", "unknown key (known: seconds_per_image)")
+      }
+      if let value = limits["seconds_per_image"] {
+        guard let seconds = (value as? NSNumber)?.doubleValue, !(value is Bool), seconds > 0 else {
+          throw ConfigError(path: "limits.seconds_per_image", "expected a positive number of seconds")
+        }
+        secondsPerImage = seconds
+      }
     }
     guard let stageList = root["stages"] as? [Any], !stageList.isEmpty else {
       throw ConfigError(path: "stages", "expected a non-empty list of stages")
@@ -114,10 +129,13 @@ public struct PipelineConfig: Sendable {
     }
     let canonical: [String: Any] = [
       "version": version, "kind": assumedKind.rawValue, "stages": canonicalStages,
+      "limits": ["seconds_per_image": secondsPerImage],
     ]
     let canonicalData = try JSONSerialization.data(withJSONObject: canonical, options: [.sortedKeys])
     let hash = SHA256.hash(data: canonicalData).map { String(format: "%02x", $0) }.joined()
-    return PipelineConfig(steps: steps, assumedKind: assumedKind, hash: hash, description: description)
+    return PipelineConfig(
+      steps: steps, assumedKind: assumedKind, secondsPerImage: secondsPerImage, hash: hash,
+      description: description)
   }
 
   /// Creates one instance of every stage, for one worker.

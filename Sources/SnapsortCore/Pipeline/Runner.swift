@@ -86,8 +86,17 @@ public final class Runner: Sendable {
       item.data = data
     }
     defer { item.releasePixels() }
+    item.deadline = .now() + config.secondsPerImage
     for (step, stage) in pipeline.stages {
       if !step.when.isEmpty && !step.when.contains(item.record.kind) { continue }
+      if item.secondsRemaining <= 0 {
+        item.record.status = .error
+        item.record.error = RecordError(
+          stage: step.name,
+          message: "time limit of \(Self.seconds(config.secondsPerImage)) per image (limits.seconds_per_image) "
+            + "ran out before this stage")
+        break
+      }
       let start = DispatchTime.now().uptimeNanoseconds
       defer {
         timings[step.name, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
@@ -101,6 +110,10 @@ public final class Runner: Sendable {
       }
     }
     return item.record
+  }
+
+  static func seconds(_ value: Double) -> String {
+    value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
   }
 
   static func message(for error: Error) -> String {

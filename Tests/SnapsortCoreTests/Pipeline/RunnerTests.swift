@@ -14,6 +14,16 @@ final class FailOnNameStage: Stage {
   }
 }
 
+/// A test-only stage that takes a while, to exercise the per-image time limit.
+final class SleepStage: Stage {
+  static let name = "sleep"
+  static let summary = "test only: sleeps"
+  struct Options: StageOptions { var milliseconds = 50; init() {} }
+  let options: Options
+  init(options: Options, context: StageContext) throws { self.options = options }
+  func process(_ item: PhotoItem) throws { Thread.sleep(forTimeInterval: Double(options.milliseconds) / 1000) }
+}
+
 final class RunnerTests: XCTestCase {
   private var directory: URL!
 
@@ -21,7 +31,7 @@ final class RunnerTests: XCTestCase {
   override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
 
   private func config(_ json: String) throws -> PipelineConfig {
-    try PipelineConfig.parse(Data(json.utf8), context: StageContext(), registry: StageRegistry.all + [FailOnNameStage.self])
+    try PipelineConfig.parse(Data(json.utf8), context: StageContext(), registry: StageRegistry.all + [FailOnNameStage.self, SleepStage.self])
   }
 
   private func makeInputs() throws -> URL {
@@ -60,6 +70,19 @@ final class RunnerTests: XCTestCase {
     let first = try RunJob(inputs: [input], config: pipeline, outputDirectory: directory.appendingPathComponent("o1"), jobs: 2).run()
     let second = try RunJob(inputs: [input], config: pipeline, outputDirectory: directory.appendingPathComponent("o2"), jobs: 1).run()
     XCTAssertEqual(try Data(contentsOf: first.recordsURL), try Data(contentsOf: second.recordsURL))
+  }
+
+  func testTimeLimitStopsLaterStagesWithAClearError() throws {
+    let input = try makeInputs()
+    let pipeline = try config(
+      #"{"version": 1, "limits": {"seconds_per_image": 0.02}, "stages": [{"stage": "load"}, {"stage": "sleep"}, {"stage": "barcode"}]}"#)
+    let result = try RunJob(inputs: [input], config: pipeline, outputDirectory: directory.appendingPathComponent("o"), jobs: 2).run()
+    let record = try XCTUnwrap(result.records.first { $0.file == "a.png" })
+    XCTAssertEqual(record.status, .error)
+    XCTAssertEqual(record.error?.stage, "barcode")
+    XCTAssertEqual(record.error?.message.contains("limits.seconds_per_image"), true)
+    XCTAssertNotNil(record.image, "what earlier stages found stays in the record")
+    XCTAssertThrowsError(try config(#"{"version": 1, "limits": {"seconds_per_image": -1}, "stages": [{"stage": "load"}]}"#))
   }
 
   func testWhenSkipsStagesForOtherKinds() throws {
