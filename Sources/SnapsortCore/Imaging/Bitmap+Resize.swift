@@ -17,24 +17,29 @@ extension Bitmap {
     let horizontal = ResampleKernel(source: width, destination: newWidth)
     let vertical = ResampleKernel(source: height, destination: newHeight)
     let c = channels
-    // Horizontal pass into floats, then vertical pass into bytes.
-    var intermediate = [Float](repeating: 0, count: newWidth * height * c)
+    let rowLength = newWidth * c
+    // Horizontal pass into floats, then a vertical pass that accumulates whole rows (which the
+    // compiler vectorises) into bytes.
+    var intermediate = [Float](repeating: 0, count: rowLength * height)
     pixels.withUnsafeBufferPointer { src in
       intermediate.withUnsafeMutableBufferPointer { mid in
-        for y in 0..<height {
-          let srcRow = y * width * c
-          let midRow = y * newWidth * c
-          for x in 0..<newWidth {
-            let start = horizontal.starts[x]
-            let weights = horizontal.weightOffsets[x]..<horizontal.weightOffsets[x + 1]
-            for k in 0..<c {
-              var sum: Float = 0
-              var i = start
-              for w in weights {
-                sum += horizontal.weights[w] * Float(src[srcRow + i * c + k])
-                i += 1
+        horizontal.weights.withUnsafeBufferPointer { weights in
+          for y in 0..<height {
+            let srcRow = src.baseAddress! + y * width * c
+            let midRow = mid.baseAddress! + y * rowLength
+            for x in 0..<newWidth {
+              let start = horizontal.starts[x]
+              let first = horizontal.weightOffsets[x]
+              let count = horizontal.weightOffsets[x + 1] - first
+              for k in 0..<c {
+                var sum: Float = 0
+                var p = srcRow + start * c + k
+                for w in 0..<count {
+                  sum += weights[first + w] * Float(p.pointee)
+                  p += c
+                }
+                midRow[x * c + k] = sum
               }
-              mid[midRow + x * c + k] = sum
             }
           }
         }
@@ -42,20 +47,21 @@ extension Bitmap {
     }
     return Bitmap(width: newWidth, height: newHeight, format: format) { out in
       intermediate.withUnsafeBufferPointer { mid in
-        let rowLength = newWidth * c
         var accumulator = [Float](repeating: 0, count: rowLength)
-        for y in 0..<newHeight {
-          for i in 0..<rowLength { accumulator[i] = 0 }
-          var row = vertical.starts[y]
-          for w in vertical.weightOffsets[y]..<vertical.weightOffsets[y + 1] {
-            let weight = vertical.weights[w]
-            let base = row * rowLength
-            for i in 0..<rowLength { accumulator[i] += weight * mid[base + i] }
-            row += 1
-          }
-          let outRow = y * rowLength
-          for i in 0..<rowLength {
-            out[outRow + i] = UInt8(Swift.max(0, Swift.min(255, accumulator[i].rounded())))
+        accumulator.withUnsafeMutableBufferPointer { acc in
+          for y in 0..<newHeight {
+            acc.update(repeating: 0)
+            var row = vertical.starts[y]
+            for w in vertical.weightOffsets[y]..<vertical.weightOffsets[y + 1] {
+              let weight = vertical.weights[w]
+              let base = mid.baseAddress! + row * rowLength
+              for i in 0..<rowLength { acc[i] += weight * base[i] }
+              row += 1
+            }
+            let outRow = out.baseAddress! + y * rowLength
+            for i in 0..<rowLength {
+              outRow[i] = UInt8(Swift.max(0, Swift.min(255, acc[i] + 0.5)))
+            }
           }
         }
       }
