@@ -17,6 +17,10 @@ final class HostileCorpusTests: XCTestCase {
     try ImageEncoder.png(Bitmap(width: 32, height: 32, format: .gray)).write(to: locked)
     chmod(locked.path, 0)
     expected += 1
+    // A named pipe called like a photo: reading it would block forever.
+    mkfifo(corpus.appendingPathComponent("pipe.jpg").path, 0o644)
+    expected += 1
+    mkfifo(corpus.appendingPathComponent("pipe-without-extension").path, 0o644)
 
     let out = directory.appendingPathComponent("out")
     let result = try CLI.run(["run", corpus.path, "--out", out.path, "--jobs", "2", "--quiet"])
@@ -39,9 +43,10 @@ final class HostileCorpusTests: XCTestCase {
     XCTAssertEqual(byName["folder.jpg"]?.error?.message, "a directory, not an image file")
     XCTAssertEqual(byName["names/new\nline.jpg"]?.status, .ok)
     XCTAssertEqual(byName["empty/zero.heic"]?.error?.message, "empty file (0 bytes)")
+    XCTAssertEqual(byName["pipe.jpg"]?.error?.message.hasPrefix("not a regular file"), true)
     XCTAssertEqual(byName["formats/one-pixel.png"]?.error?.stage, "load")
     let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
-    XCTAssertEqual((summary?["counts"] as? [String: Any])?["skipped"] as? Int, 2, "the .txt and .json sidecars")
+    XCTAssertEqual((summary?["counts"] as? [String: Any])?["skipped"] as? Int, 3, "the .txt and .json sidecars and the unnamed pipe")
   }
 
   func testAFileDeletedMidRunGetsAnErrorRecord() throws {

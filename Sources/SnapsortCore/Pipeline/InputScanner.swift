@@ -74,6 +74,16 @@ public struct InputScanner: Sendable {
           walk(
             url, relative: relativePath, realRoot: realRoot, prefix: prefix, into: &inputs, skipped: &skipped)
         }
+      } else if attributes?[.type] as? FileAttributeType != .typeRegular,
+        attributes?[.type] as? FileAttributeType != .typeSymbolicLink
+      {
+        // A pipe, socket or device never becomes an input: reading one could block forever. One
+        // named like an image still gets a record (an error) so nothing is silently dropped.
+        if ImageFormat(fileExtension: url.pathExtension) != nil {
+          inputs.append(Input(relativePath: prefix + relativePath, url: url))
+        } else {
+          skipped.append(prefix + relativePath)
+        }
       } else if Self.looksLikeImage(url) {
         inputs.append(Input(relativePath: prefix + relativePath, url: url))
       } else {

@@ -119,6 +119,10 @@ public final class LoadStage: Stage {
       throw StageFailure("the file disappeared before it could be read")
     }
     if isDirectory.boolValue { throw StageFailure("a directory, not an image file") }
+    let type = (try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path))?[.type]
+    if let type = type as? FileAttributeType, type != .typeRegular {
+      throw StageFailure("not a regular file (a pipe, socket or device), so it was not read")
+    }
     guard FileManager.default.isReadableFile(atPath: url.path) else {
       throw StageFailure("permission denied: the file is not readable")
     }
