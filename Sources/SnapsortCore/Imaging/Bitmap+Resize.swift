@@ -17,55 +17,88 @@ extension Bitmap {
     let horizontal = ResampleKernel(source: width, destination: newWidth)
     let vertical = ResampleKernel(source: height, destination: newHeight)
     let c = channels
-    let rowLength = newWidth * c
-    // Horizontal pass into floats, then a vertical pass that accumulates whole rows (which the
-    // compiler vectorises) into bytes.
-    var intermediate = [Float](repeating: 0, count: rowLength * height)
+    let sourceRow = width * c
+    // Vertical pass first: whole rows are weighted and summed, a loop the compiler vectorises,
+    // and the slower horizontal pass then runs only on the output rows.
+    var intermediate = [Float](repeating: 0, count: sourceRow * newHeight)
     pixels.withUnsafeBufferPointer { src in
       intermediate.withUnsafeMutableBufferPointer { mid in
-        horizontal.weights.withUnsafeBufferPointer { weights in
-          for y in 0..<height {
-            let srcRow = src.baseAddress! + y * width * c
-            let midRow = mid.baseAddress! + y * rowLength
-            for x in 0..<newWidth {
-              let start = horizontal.starts[x]
-              let first = horizontal.weightOffsets[x]
-              let count = horizontal.weightOffsets[x + 1] - first
-              for k in 0..<c {
-                var sum: Float = 0
-                var p = srcRow + start * c + k
-                for w in 0..<count {
-                  sum += weights[first + w] * Float(p.pointee)
-                  p += c
-                }
-                midRow[x * c + k] = sum
-              }
-            }
+        for y in 0..<newHeight {
+          let target = mid.baseAddress! + y * sourceRow
+          var row = vertical.starts[y]
+          for w in vertical.weightOffsets[y]..<vertical.weightOffsets[y + 1] {
+            let weight = vertical.weights[w]
+            let base = src.baseAddress! + row * sourceRow
+            Self.accumulate(target, base, weight: weight, count: sourceRow)
+            row += 1
           }
         }
       }
     }
     return Bitmap(width: newWidth, height: newHeight, format: format) { out in
       intermediate.withUnsafeBufferPointer { mid in
-        var accumulator = [Float](repeating: 0, count: rowLength)
-        accumulator.withUnsafeMutableBufferPointer { acc in
-          for y in 0..<newHeight {
-            acc.update(repeating: 0)
-            var row = vertical.starts[y]
-            for w in vertical.weightOffsets[y]..<vertical.weightOffsets[y + 1] {
-              let weight = vertical.weights[w]
-              let base = mid.baseAddress! + row * rowLength
-              for i in 0..<rowLength { acc[i] += weight * base[i] }
-              row += 1
-            }
-            let outRow = out.baseAddress! + y * rowLength
-            for i in 0..<rowLength {
-              outRow[i] = UInt8(Swift.max(0, Swift.min(255, acc[i] + 0.5)))
+        horizontal.weights.withUnsafeBufferPointer { weights in
+          horizontal.starts.withUnsafeBufferPointer { starts in
+            horizontal.weightOffsets.withUnsafeBufferPointer { offsets in
+              for y in 0..<newHeight {
+                let rowIn = mid.baseAddress! + y * sourceRow
+                let rowOut = out.baseAddress! + y * newWidth * c
+                for x in 0..<newWidth {
+                  let first = offsets[x]
+                  let count = offsets[x + 1] - first
+                  var p = rowIn + starts[x] * c
+                  if c == 3 {
+                    var r: Float = 0, g: Float = 0, b: Float = 0
+                    for w in 0..<count {
+                      let weight = weights[first + w]
+                      r += weight * p[0]
+                      g += weight * p[1]
+                      b += weight * p[2]
+                      p += 3
+                    }
+                    rowOut[3 * x] = Self.clampToByte(r)
+                    rowOut[3 * x + 1] = Self.clampToByte(g)
+                    rowOut[3 * x + 2] = Self.clampToByte(b)
+                  } else {
+                    var sum: Float = 0
+                    for w in 0..<count {
+                      sum += weights[first + w] * p[0]
+                      p += 1
+                    }
+                    rowOut[x] = Self.clampToByte(sum)
+                  }
+                }
+              }
             }
           }
         }
       }
     }
+  }
+
+  /// `target[i] += weight * source[i]`, eight lanes at a time.
+  @inline(__always)
+  static func accumulate(
+    _ target: UnsafeMutablePointer<Float>, _ source: UnsafePointer<UInt8>, weight: Float, count: Int
+  ) {
+    var i = 0
+    let lanes = SIMD8<Float>(repeating: weight)
+    while i + 8 <= count {
+      let bytes = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<UInt8>.self)
+      let sum = UnsafeRawPointer(target + i).loadUnaligned(as: SIMD8<Float>.self)
+        + lanes * SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: bytes))
+      UnsafeMutableRawPointer(target + i).storeBytes(of: sum, as: SIMD8<Float>.self)
+      i += 8
+    }
+    while i < count {
+      target[i] += weight * Float(source[i])
+      i += 1
+    }
+  }
+
+  @inline(__always)
+  static func clampToByte(_ value: Float) -> UInt8 {
+    UInt8(Swift.max(0, Swift.min(255, value + 0.5)))
   }
 }
 

@@ -168,3 +168,26 @@ final class LoadStageTests: XCTestCase {
     XCTAssertEqual(item.record.notes, ["content is PNG although the extension says JPEG"])
   }
 }
+
+final class ResizeTests: XCTestCase {
+  func testShrinkingAveragesAndKeepsFlatColoursExact() {
+    let image = TestImages.quadrants(width: 640, height: 480)
+    let small = image.resized(width: 64, height: 48)
+    XCTAssertEqual(TestImages.meanColour(small, x: 4, y: 4), [220, 20, 20])
+    XCTAssertEqual(TestImages.meanColour(small, x: 50, y: 40), [250, 250, 250])
+    // A one-pixel checkerboard shrinks to its mean grey, not to aliased stripes.
+    let checker = Bitmap(width: 300, height: 300, format: .gray) { out in
+      for y in 0..<300 { for x in 0..<300 { out[y * 300 + x] = (x + y) % 2 == 0 ? 0 : 255 } }
+    }
+    let grey = checker.resized(width: 97, height: 97)
+    XCTAssertTrue(grey.pixels.allSatisfy { (118...137).contains($0) }, "\(grey.pixels.min()!)…\(grey.pixels.max()!)")
+  }
+
+  func testEnlargingIsBilinear() {
+    let ramp = Bitmap(width: 2, height: 1, format: .gray, pixels: [0, 200])
+    let wide = ramp.resized(width: 8, height: 1)
+    XCTAssertEqual(wide.pixels.first, 0)
+    XCTAssertEqual(wide.pixels.last, 200)
+    XCTAssertEqual(wide.pixels, wide.pixels.sorted(), "monotone ramp")
+  }
+}
