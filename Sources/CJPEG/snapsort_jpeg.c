@@ -67,6 +67,15 @@ static void configure_output(struct jpeg_decompress_struct *cinfo, int scale_den
   }
 }
 
+/* Called after setjmp: a libjpeg error longjmps back to the caller's handler. */
+static void read_header(struct jpeg_decompress_struct *cinfo, const uint8_t *data, size_t size,
+                        int scale_denom) {
+  jpeg_create_decompress(cinfo);
+  jpeg_mem_src(cinfo, data, (unsigned long)size);
+  jpeg_read_header(cinfo, TRUE);
+  configure_output(cinfo, scale_denom);
+}
+
 int snapsort_jpeg_probe(const uint8_t *data, size_t size, int scale_denom,
                         snapsort_jpeg_info *info, char *message, size_t message_size) {
   struct jpeg_decompress_struct cinfo;
@@ -76,10 +85,7 @@ int snapsort_jpeg_probe(const uint8_t *data, size_t size, int scale_denom,
     jpeg_destroy_decompress(&cinfo);
     return SNAPSORT_JPEG_ERROR;
   }
-  jpeg_create_decompress(&cinfo);
-  jpeg_mem_src(&cinfo, data, (unsigned long)size);
-  jpeg_read_header(&cinfo, TRUE);
-  configure_output(&cinfo, scale_denom);
+  read_header(&cinfo, data, size, scale_denom);
   jpeg_calc_output_dimensions(&cinfo);
   info->source_width = (int)cinfo.image_width;
   info->source_height = (int)cinfo.image_height;
@@ -96,17 +102,15 @@ int snapsort_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, uint
                          size_t pixels_size, int *warnings, char *message, size_t message_size) {
   struct jpeg_decompress_struct cinfo;
   struct error_manager err;
-  JSAMPLE *cmyk_row = NULL;
+  /* volatile: assigned after setjmp and freed on the longjmp path. */
+  JSAMPLE *volatile cmyk_row = NULL;
   install_errors(&cinfo, &err, message, message_size);
   if (setjmp(err.escape)) {
     free(cmyk_row);
     jpeg_destroy_decompress(&cinfo);
     return SNAPSORT_JPEG_ERROR;
   }
-  jpeg_create_decompress(&cinfo);
-  jpeg_mem_src(&cinfo, data, (unsigned long)size);
-  jpeg_read_header(&cinfo, TRUE);
-  configure_output(&cinfo, scale_denom);
+  read_header(&cinfo, data, size, scale_denom);
   jpeg_start_decompress(&cinfo);
 
   int is_cmyk = cinfo.out_color_space == JCS_CMYK;

@@ -28,6 +28,17 @@ final class ScaleTests: XCTestCase {
     return input
   }
 
+  /// Starts `snapsort` without waiting for it, so a test can signal it mid-run.
+  private func launch(_ arguments: [String]) throws -> Process {
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(["OMP_THREAD_LIMIT": "1"]) { $1 }
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
   private func records(_ out: URL) throws -> String {
     try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8)
   }
@@ -41,12 +52,7 @@ final class ScaleTests: XCTestCase {
 
     for delay in [0.05, 0.25, 0.5] {
       let out = directory.appendingPathComponent("killed-\(delay)")
-      let process = Process()
-      process.executableURL = CLI.executable
-      process.arguments = ["run", input.path, "--out", out.path, "--jobs", "2", "--quiet"]
-      process.environment = ProcessInfo.processInfo.environment.merging(["OMP_THREAD_LIMIT": "1"]) { $1 }
-      process.standardError = FileHandle.nullDevice
-      try process.run()
+      let process = try launch(["run", input.path, "--out", out.path, "--jobs", "2", "--quiet"])
       Thread.sleep(forTimeInterval: delay)
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
@@ -68,12 +74,7 @@ final class ScaleTests: XCTestCase {
   func testInterruptFinishesInFlightWritesAndExits130() throws {
     let input = try makeFolder(count: 60)
     let out = directory.appendingPathComponent("out")
-    let process = Process()
-    process.executableURL = CLI.executable
-    process.arguments = ["run", input.path, "--out", out.path, "--jobs", "1", "--quiet"]
-    process.environment = ProcessInfo.processInfo.environment.merging(["OMP_THREAD_LIMIT": "1"]) { $1 }
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let process = try launch(["run", input.path, "--out", out.path, "--jobs", "1", "--quiet"])
     Thread.sleep(forTimeInterval: 0.3)
     kill(process.processIdentifier, SIGINT)
     process.waitUntilExit()
