@@ -22,10 +22,12 @@ run: release
 	echo "records: $(OUT)/records.jsonl   summary: $(OUT)/run.json   crops: $(OUT)/cards/"; \
 	[ $$status -le 1 ] || exit $$status
 
-## Runs the whole test suite (unit, golden over samples/, CLI end to end).
+## Runs the whole test suite (unit, golden over samples/, CLI end to end). Optimised build: the
+## stages are pixel loops that run 10-50x slower unoptimised; -enable-testing keeps @testable.
+TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
 test: deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) build --build-tests $(TEST_FLAGS)
+	$(SWIFT) test --skip-build $(TEST_FLAGS)
 
 ## A real single-node Slurm cluster runs samples/ as 4 array shards; merged == single run.
 test-cluster: release
@@ -46,4 +48,4 @@ lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build .build-test $(OUT)
