@@ -3,6 +3,14 @@ import Foundation
 /// Turns a decoder's raw output into a record: text or base64 bytes, GTIN, check digit.
 public enum BarcodeNormalizer {
   public static func record(symbology: Symbology, bytes: [UInt8]) -> BarcodeRecord {
+    var symbology = symbology
+    var bytes = bytes
+    // An EAN-13 whose first digit is 0 is a UPC-A code (zbar reports UPC-A, and UPC-E too, in
+    // that form): record the 12 digits printed under it, the GTIN keeps all 13.
+    if symbology == .ean13, bytes.count == 13, bytes.first == UInt8(ascii: "0") {
+      symbology = .upca
+      bytes.removeFirst()
+    }
     var record: BarcodeRecord
     if let text = String(bytes: bytes, encoding: .utf8) {
       record = BarcodeRecord(symbology: symbology.rawValue, value: text)
