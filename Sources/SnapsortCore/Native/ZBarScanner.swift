@@ -8,6 +8,9 @@ public final class ZBarScanner {
     public var data: [UInt8]
     public var points: [Point]
     public var quality: Int
+    /// zbar's `zbar_orientation_t`: 0 upright, 1 rotated right, 2 upside down, 3 rotated left,
+    /// −1 unknown.
+    public var orientation: Int
   }
 
   private let scanner: OpaquePointer
@@ -66,7 +69,8 @@ public final class ZBarScanner {
         symbols.append(
           Symbol(
             type: Int32(zbar_symbol_get_type(current).rawValue), data: bytes, points: points,
-            quality: Int(zbar_symbol_get_quality(current))))
+            quality: Int(zbar_symbol_get_quality(current)),
+            orientation: Int(zbar_symbol_get_orientation(current).rawValue)))
         symbol = zbar_symbol_next(current)
       }
       return symbols

@@ -130,6 +130,8 @@ public struct PipelineConfig: Sendable {
     let canonical: [String: Any] = [
       "version": version, "kind": assumedKind.rawValue, "stages": canonicalStages,
       "limits": ["seconds_per_image": secondsPerImage],
+      // Another snapsort version may give other records: its runs are not resumed from.
+      "snapsort_version": SnapsortVersion.current,
     ]
     let canonicalData = try JSONSerialization.data(withJSONObject: canonical, options: [.sortedKeys])
     let hash = SHA256.hash(data: canonicalData).map { String(format: "%02x", $0) }.joined()

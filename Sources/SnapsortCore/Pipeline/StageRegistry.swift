@@ -5,7 +5,9 @@
 public enum StageRegistry {
   public static let all: [any Stage.Type] = [
     BarcodeStage.self,
+    CardDetectStage.self,
     LoadStage.self,
+    WarpStage.self,
   ]
 
   public static func stage(named name: String) -> (any Stage.Type)? {

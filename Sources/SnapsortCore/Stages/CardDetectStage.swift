@@ -1,0 +1,65 @@
+import Foundation
+
+/// Finds the card's quadrilateral on the analysis copy and writes `card.quad` (full-resolution,
+/// orientation-corrected pixels) and `card.confidence`, or `card.quad: null` with a `reason`.
+public final class CardDetectStage: Stage {
+  public static let name = "detect_card"
+  public static let summary =
+    "Find the card's corners (ID-1 aspect prior, Hough lines, edge support, sub-pixel refit)"
+
+  public struct Options: StageOptions, Equatable {
+    /// Longest side of the reduced copy that lines are searched on.
+    public var searchSide: Int = 640
+    /// Quads scoring below this are not reported.
+    public var minimumConfidence: Double = 0.35
+    /// An image whose own aspect is within this fraction of the card's is taken as the card
+    /// (a scan or a tight crop) when no quad is found.
+    public var wholeImageAspectTolerance: Double = 0.08
+    public init() {}
+  }
+
+  public static func validate(_ options: Options, context: StageContext) throws {
+    guard (160...4000).contains(options.searchSide) else {
+      throw ConfigError(path: "search_side", "must be between 160 and 4000")
+    }
+  }
+
+  private let options: Options
+  private let detector: CardDetector
+
+  public init(options: Options, context: StageContext) throws {
+    self.options = options
+    var detector = CardDetector()
+    detector.searchSide = options.searchSide
+    detector.minimumScore = options.minimumConfidence
+    self.detector = detector
+  }
+
+  public func process(_ item: PhotoItem) throws {
+    guard let analysis = item.analysis else { throw StageFailure("no image was loaded") }
+    var card = item.card
+    if let result = detector.detect(in: analysis) {
+      let quad = result.quad.map { Point($0.x * item.analysisScale, $0.y * item.analysisScale) }
+      item.cardQuad = quad
+      card.quad = quad.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }
+      card.confidence = (result.confidence * 1000).rounded() / 1000
+    } else if let whole = wholeImageQuad(item) {
+      item.cardQuad = whole
+      card.quad = whole.map { [$0.x, $0.y] }
+      card.confidence = 0.5
+      card.reason = "no card edges found; the whole image has the card's aspect and is taken as the card"
+    } else {
+      card.quad = nil
+      card.reason = "no card-shaped quadrilateral found"
+    }
+    item.card = card
+  }
+
+  private func wholeImageQuad(_ item: PhotoItem) -> [Point]? {
+    guard let info = item.record.image else { return nil }
+    let w = Double(info.width), h = Double(info.height)
+    let aspect = max(w, h) / min(w, h)
+    guard abs(aspect / CardDetector.cardAspect - 1) <= options.wholeImageAspectTolerance else { return nil }
+    return [Point(0, 0), Point(w, 0), Point(w, h), Point(0, h)]
+  }
+}
