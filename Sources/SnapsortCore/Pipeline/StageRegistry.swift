@@ -5,6 +5,7 @@
 public enum StageRegistry {
   public static let all: [any Stage.Type] = [
     BarcodeStage.self,
+    IssuerStage.self,
     LoadStage.self,
   ]
 
