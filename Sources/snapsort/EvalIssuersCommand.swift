@@ -16,6 +16,11 @@ struct EvalIssuersCommand: ParsableCommand {
   @Argument(help: "Folder of labelled photos: DIR/<issuer-id>/*.jpg.", completion: .directory)
   var dir: String
 
+  @Option(
+    name: .long,
+    help: "A records.jsonl from `snapsort run` over DIR, used instead of running the pipeline again.")
+  var records: String?
+
   @Option(name: .long, help: "Model file (default: the bundled issuer-model.json).")
   var model: String?
 
@@ -41,8 +46,12 @@ struct EvalIssuersCommand: ParsableCommand {
       let photos = try LabelledPhotos(root: URL(fileURLWithPath: dir))
       loadedCatalog = loadedCatalog.merging(photos.catalogAdditions)
       classifier = IssuerClassifier(model: loadedModel, catalog: loadedCatalog)
-      Terminal.info("running the pipeline on \(photos.photos.count) photos with \(jobs) workers…")
-      cards = try photos.cards(jobs: jobs)
+      if let records {
+        cards = try LabelledPhotos.cards(fromRecords: URL(fileURLWithPath: records))
+      } else {
+        Terminal.info("running the pipeline on \(photos.photos.count) photos with \(jobs) workers…")
+        cards = try photos.cards(jobs: jobs)
+      }
     } catch let failure as StageFailure {
       Terminal.error(failure.message)
       throw SnapsortExit.usage

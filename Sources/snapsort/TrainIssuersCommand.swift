@@ -28,6 +28,11 @@ struct TrainIssuersCommand: ParsableCommand {
   @Option(name: [.short, .long], help: "Model file to write.")
   var output: String = "issuer-model.json"
 
+  @Option(
+    name: .long,
+    help: "A records.jsonl from `snapsort run` over a labelled folder, used instead of running the pipeline.")
+  var records: String?
+
   @Option(name: .long, help: "Catalog to train against (default: the bundled issuers.json).")
   var catalog: String?
 
@@ -56,8 +61,8 @@ struct TrainIssuersCommand: ParsableCommand {
   var verbose = false
 
   func validate() throws {
-    if dir == nil && synthetic <= 0 {
-      throw ValidationError("Give a folder of labelled photos or --synthetic K.")
+    if dir == nil && records == nil && synthetic <= 0 {
+      throw ValidationError("Give a folder of labelled photos, --records FILE or --synthetic K.")
     }
     if synthetic < 0 { throw ValidationError("--synthetic must not be negative.") }
     if !(0..<1).contains(testFraction) { throw ValidationError("--test-fraction must be in [0, 1).") }
@@ -83,8 +88,14 @@ struct TrainIssuersCommand: ParsableCommand {
         for label in Set(photos.photos.compactMap(\.label)).sorted() where !known.contains(label) {
           Terminal.info("folder \(label)/ names no catalog issuer: its photos are treated as unknown")
         }
-        Terminal.info("running the pipeline on \(photos.photos.count) photos with \(jobs) workers…")
-        photoCards = try photos.cards(jobs: jobs)
+        if let records {
+          photoCards = try LabelledPhotos.cards(fromRecords: URL(fileURLWithPath: records))
+        } else {
+          Terminal.info("running the pipeline on \(photos.photos.count) photos with \(jobs) workers…")
+          photoCards = try photos.cards(jobs: jobs)
+        }
+      } else if let records {
+        photoCards = try LabelledPhotos.cards(fromRecords: URL(fileURLWithPath: records))
       }
     } catch let failure as StageFailure {
       Terminal.error(failure.message)
@@ -135,7 +146,10 @@ struct TrainIssuersCommand: ParsableCommand {
     var model = trainer.train(
       train, catalog: trainCatalog, workers: jobs,
       training: [
-        "source": dir.map {
+        "source": records.map {
+          "records \(URL(fileURLWithPath: $0).lastPathComponent)"
+            + (synthetic > 0 ? " + synthetic \(synthetic)/issuer" : "")
+        } ?? dir.map {
           "photos in \(URL(fileURLWithPath: $0).lastPathComponent)"
             + (synthetic > 0 ? " + synthetic \(synthetic)/issuer" : "")
         }

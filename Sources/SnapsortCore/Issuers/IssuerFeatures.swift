@@ -12,7 +12,9 @@ public struct PreparedIssuer: Sendable {
     self.issuer = issuer
     var seen = Set<String>()
     var phrases: [IssuerPhrase] = []
-    for text in [issuer.name] + issuer.aliases {
+    // Cyrillic names also as the Latin look-alikes an English OCR model reads them as.
+    let texts = [issuer.name] + issuer.aliases
+    for text in texts + texts.compactMap(IssuerText.latinLookalike) {
       let phrase = IssuerPhrase(text)
       guard !phrase.text.isEmpty, seen.insert(phrase.text).inserted else { continue }
       phrases.append(phrase)

@@ -84,3 +84,36 @@ final class IssuerRecordCollector: @unchecked Sendable {
   func add(_ record: Record) { lock.withLock { records[record.file] = record } }
   func byFile() -> [String: Record] { lock.withLock { records } }
 }
+
+extension LabelledPhotos {
+  /// Labelled cards from a `records.jsonl` written by `snapsort run` over a labelled folder: the
+  /// label is the first folder of each record's `file` (`unknown` for none), so a run done once
+  /// can be trained and evaluated on without running the pipeline again.
+  public static func cards(fromRecords url: URL) throws -> [LabelledCard] {
+    let text: String
+    do {
+      text = try String(contentsOf: url, encoding: .utf8)
+    } catch {
+      throw StageFailure("cannot read \(url.path): \(error.localizedDescription)")
+    }
+    var cards: [LabelledCard] = []
+    for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+      let record: Record
+      do {
+        record = try JSONDecoder().decode(Record.self, from: Data(line.utf8))
+      } catch {
+        throw StageFailure("\(url.path) line \(number + 1) is not a record: \(error)")
+      }
+      let parts = record.file.split(separator: "/")
+      guard parts.count >= 2 else {
+        throw StageFailure("\(url.path) line \(number + 1): \(record.file) is not in a label folder")
+      }
+      let folder = String(parts[0])
+      cards.append(
+        LabelledCard(
+          evidence: CardEvidence(card: record.card), label: unknownFolders.contains(folder) ? nil : folder,
+          source: record.file))
+    }
+    return cards
+  }
+}

@@ -36,3 +36,14 @@ final class IssuerTextTests: XCTestCase {
     XCTAssertLessThan(unrelated.match(IssuerPhrase("Biedronka")).score, 0.3)
   }
 }
+
+extension IssuerTextTests {
+  func testCyrillicNamesMatchWhatAnEnglishModelReads() {
+    XCTAssertEqual(IssuerText.latinLookalike("Простор"), "npoctop")
+    XCTAssertNil(IssuerText.latinLookalike("Biedronka"))
+    // What tesseract `eng` printed for rendered "Простор" and "Нова пошта" cards.
+    let windows = TextWindows(lines: ["Npoctop", "Hosa nowta"])
+    XCTAssertEqual(windows.match(IssuerPhrase(IssuerText.latinLookalike("Простор")!)).score, 1)
+    XCTAssertEqual(windows.match(IssuerPhrase(IssuerText.latinLookalike("Нова пошта")!)).score, 1)
+  }
+}
