@@ -14,7 +14,7 @@ struct EvalIssuersCommand: ParsableCommand {
   )
 
   @Argument(help: "Folder of labelled photos: DIR/<issuer-id>/*.jpg.", completion: .directory)
-  var dir: String
+  var dir: String?
 
   @Option(
     name: .long,
@@ -31,6 +31,9 @@ struct EvalIssuersCommand: ParsableCommand {
   var jobs: Int?
 
   func validate() throws {
+    if dir == nil && records == nil {
+      throw ValidationError("Give a folder of labelled photos or --records FILE.")
+    }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
   }
 
@@ -43,14 +46,16 @@ struct EvalIssuersCommand: ParsableCommand {
       let loadedModel = try IssuerModel.load(from: context.resolve(model ?? IssuerModel.bundledFileName))
       var loadedCatalog = try IssuerCatalog.load(
         from: context.resolve(catalog ?? IssuerCatalog.bundledFileName))
-      let photos = try LabelledPhotos(root: URL(fileURLWithPath: dir))
-      loadedCatalog = loadedCatalog.merging(photos.catalogAdditions)
+      let photos = try dir.map { try LabelledPhotos(root: URL(fileURLWithPath: $0)) }
+      loadedCatalog = loadedCatalog.merging(photos?.catalogAdditions ?? [])
       classifier = IssuerClassifier(model: loadedModel, catalog: loadedCatalog)
       if let records {
         cards = try LabelledPhotos.cards(fromRecords: URL(fileURLWithPath: records))
-      } else {
+      } else if let photos {
         Terminal.info("running the pipeline on \(photos.photos.count) photos with \(jobs) workers…")
         cards = try photos.cards(jobs: jobs)
+      } else {
+        cards = []
       }
     } catch let failure as StageFailure {
       Terminal.error(failure.message)
@@ -59,6 +64,8 @@ struct EvalIssuersCommand: ParsableCommand {
       Terminal.error(error.description)
       throw SnapsortExit.usage
     }
-    print(IssuerEvaluation.run(classifier, on: cards).render(title: "\(dir) (\(cards.count) photos)"))
+    print(
+      IssuerEvaluation.run(classifier, on: cards).render(
+        title: "\(records ?? dir ?? "") (\(cards.count) cards)"))
   }
 }

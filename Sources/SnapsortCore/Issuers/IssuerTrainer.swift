@@ -83,6 +83,7 @@ public struct IssuerTrainer: Sendable {
 
     var fit: [Example] = []
     var calibration: [Example] = []
+    var syntheticCalibration: [Example] = []
     for (index, card) in cards.enumerated() {
       let label = card.label.flatMap { indexByID[$0] }
       let isCalibration = Self.stableFraction(card.source + "#\(index)") < calibrationFraction
@@ -94,8 +95,19 @@ public struct IssuerTrainer: Sendable {
           Self.example(
             card.evidence, pairRows: pairRows[index], label: nil, excluded: label, weight: unknownViewWeight))
       }
-      if isCalibration { calibration += examples } else { fit += examples }
+      if isCalibration {
+        if card.source.hasPrefix(SyntheticCards.sourcePrefix) {
+          syntheticCalibration += examples
+        } else {
+          calibration += examples
+        }
+      } else {
+        fit += examples
+      }
     }
+    // Photos (or records of photos) are closer to what the stage will see than simulated cards:
+    // calibrate on them when there are any.
+    if calibration.isEmpty { calibration = syntheticCalibration }
     if calibration.isEmpty { calibration = fit }
 
     let (weights, nullWeights) = optimise(fit, candidates: prepared.count, workers: workers)

@@ -30,6 +30,9 @@ public struct SyntheticCards: Sendable {
 
   public init() {}
 
+  /// How the `source` of every simulated card begins.
+  public static let sourcePrefix = "synthetic/"
+
   static let boilerplate = [
     "member since", "card number", "valid thru", "points", "loyalty card", "club card", "karta",
     "kundenkarte", "carte de fidélité", "tarjeta", "carta fedeltà", "klantenkaart", "kundkort",
@@ -50,8 +53,12 @@ public struct SyntheticCards: Sendable {
   public func card(of issuer: Issuer, rng: inout SeededGenerator) -> CardEvidence {
     var lines: [String] = []
     let phrases = [issuer.name] + issuer.aliases
-    let shown =
+    var shown =
       Double.random(in: 0..<1, using: &rng) < 0.65 ? issuer.name : phrases.randomElement(using: &rng)!
+    // An English OCR model prints Cyrillic as Latin look-alikes (measured on rendered cards).
+    if let lookalike = IssuerText.latinLookalike(shown), Double.random(in: 0..<1, using: &rng) < 0.8 {
+      shown = lookalike
+    }
     var name: String? = nil
     if Double.random(in: 0..<1, using: &rng) >= missNameRate {
       let read = corrupt(shown, rng: &rng)
@@ -198,14 +205,15 @@ public struct SyntheticCards: Sendable {
         cards.append(
           LabelledCard(
             evidence: card(of: issuer, rng: &rng), label: issuer.id,
-            source: "synthetic/\(issuer.id)/\(seed)-\(k)"))
+            source: "\(Self.sourcePrefix)\(issuer.id)/\(seed)-\(k)"))
       }
     }
     for k in 0..<unknown {
       let invented = inventedIssuer(rng: &rng, index: k)
       cards.append(
         LabelledCard(
-          evidence: card(of: invented, rng: &rng), label: nil, source: "synthetic/unknown/\(seed)-\(k)"))
+          evidence: card(of: invented, rng: &rng), label: nil,
+          source: "\(Self.sourcePrefix)unknown/\(seed)-\(k)"))
     }
     return cards
   }
