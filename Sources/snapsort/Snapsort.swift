@@ -6,7 +6,10 @@ struct Snapsort: ParsableCommand {
     commandName: "snapsort",
     abstract: "Turn photos and screenshots of cards and receipts into structured records.",
     version: SnapsortVersionString.value,
-    subcommands: [RunCommand.self, CheckCommand.self, MergeCommand.self, ListStagesCommand.self],
+    subcommands: [
+      RunCommand.self, CheckCommand.self, MergeCommand.self, ListStagesCommand.self, TrainIssuersCommand.self,
+      EvalIssuersCommand.self, IssuersCommand.self,
+    ],
     defaultSubcommand: nil
   )
 }

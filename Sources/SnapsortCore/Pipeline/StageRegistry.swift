@@ -6,6 +6,7 @@ public enum StageRegistry {
   public static let all: [any Stage.Type] = [
     BarcodeStage.self,
     CardDetectStage.self,
+    IssuerStage.self,
     LoadStage.self,
     WarpStage.self,
   ]

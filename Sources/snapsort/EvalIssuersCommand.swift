@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import SnapsortCore
+
+struct EvalIssuersCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "eval-issuers",
+    abstract: "Measure the issuer classifier on a labelled folder of card photos.",
+    discussion: """
+      DIR has the layout train-issuers reads (DIR/<issuer-id>/*.jpg, DIR/unknown/*.jpg). Photos \
+      of folders that name no catalog issuer must come back unknown. Prints top-1 and top-3 \
+      accuracy, unknown precision and recall, and the most confused pairs.
+      """
+  )
+
+  @Argument(help: "Folder of labelled photos: DIR/<issuer-id>/*.jpg.", completion: .directory)
+  var dir: String?
+
+  @Option(
+    name: .long,
+    help: "A records.jsonl from `snapsort run` over DIR, used instead of running the pipeline again.")
+  var records: String?
+
+  @Option(name: .long, help: "Model file (default: the bundled issuer-model.json).")
+  var model: String?
+
+  @Option(name: .long, help: "Catalog (default: the bundled issuers.json).")
+  var catalog: String?
+
+  @Option(name: [.short, .long], help: "Worker threads (default: the number of cores).")
+  var jobs: Int?
+
+  func validate() throws {
+    if dir == nil && records == nil {
+      throw ValidationError("Give a folder of labelled photos or --records FILE.")
+    }
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+  }
+
+  func run() throws {
+    let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    let classifier: IssuerClassifier
+    let cards: [LabelledCard]
+    do {
+      let context = StageContext()
+      let loadedModel = try IssuerModel.load(from: context.resolve(model ?? IssuerModel.bundledFileName))
+      var loadedCatalog = try IssuerCatalog.load(
+        from: context.resolve(catalog ?? IssuerCatalog.bundledFileName))
+      let photos = try dir.map { try LabelledPhotos(root: URL(fileURLWithPath: $0)) }
+      loadedCatalog = loadedCatalog.merging(photos?.catalogAdditions ?? [])
+      classifier = IssuerClassifier(model: loadedModel, catalog: loadedCatalog)
+      if let records {
+        cards = try LabelledPhotos.cards(fromRecords: URL(fileURLWithPath: records))
+      } else if let photos {
+        Terminal.info("running the pipeline on \(photos.photos.count) photos with \(jobs) workers…")
+        cards = try photos.cards(jobs: jobs)
+      } else {
+        cards = []
+      }
+    } catch let failure as StageFailure {
+      Terminal.error(failure.message)
+      throw SnapsortExit.usage
+    } catch let error as InputError {
+      Terminal.error(error.description)
+      throw SnapsortExit.usage
+    }
+    print(
+      IssuerEvaluation.run(classifier, on: cards).render(
+        title: "\(records ?? dir ?? "") (\(cards.count) cards)"))
+  }
+}

@@ -1,0 +1,34 @@
+import XCTest
+
+@testable import SnapsortCore
+
+final class IssuerColorTests: XCTestCase {
+  func testWhiteBlackAndRedInCIELAB() throws {
+    let white = try XCTUnwrap(IssuerColor.lab(hex: "#ffffff"))
+    XCTAssertEqual(white.l, 100, accuracy: 0.05)
+    XCTAssertEqual(white.chroma, 0, accuracy: 0.05)
+    let black = try XCTUnwrap(IssuerColor.lab(hex: "000000"))
+    XCTAssertEqual(black.l, 0, accuracy: 0.05)
+    // sRGB red is L* 53.24, a* 80.09, b* 67.20 (published reference values).
+    let red = try XCTUnwrap(IssuerColor.lab(hex: "#ff0000"))
+    XCTAssertEqual(red.l, 53.24, accuracy: 0.05)
+    XCTAssertEqual(red.a, 80.09, accuracy: 0.1)
+    XCTAssertEqual(red.b, 67.20, accuracy: 0.1)
+  }
+
+  func testHexRoundTripAndRejectsGarbage() throws {
+    for hex in ["#e30613", "#0058a3", "#ffdb00", "#00843d", "#7a1f85"] {
+      XCTAssertEqual(IssuerColor.hex(try XCTUnwrap(IssuerColor.lab(hex: hex))), hex)
+    }
+    XCTAssertNil(IssuerColor.lab(hex: "#12345"))
+    XCTAssertNil(IssuerColor.lab(hex: "#gg0000"))
+  }
+
+  func testDistanceSeparatesBrandRedsFromBlues() throws {
+    let red1 = try XCTUnwrap(IssuerColor.lab(hex: "#e30613"))
+    let red2 = try XCTUnwrap(IssuerColor.lab(hex: "#e2001a"))
+    let blue = try XCTUnwrap(IssuerColor.lab(hex: "#0058a3"))
+    XCTAssertLessThan(IssuerColor.distance(red1, red2), 5)
+    XCTAssertGreaterThan(IssuerColor.distance(red1, blue), 80)
+  }
+}

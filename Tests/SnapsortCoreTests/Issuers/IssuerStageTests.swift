@@ -1,0 +1,63 @@
+import XCTest
+
+@testable import SnapsortCore
+
+final class IssuerStageTests: XCTestCase {
+  func item(_ card: CardRecord?) -> PhotoItem {
+    let item = PhotoItem(
+      relativePath: "x.jpg", url: URL(fileURLWithPath: "/nonexistent/x.jpg"), outputDirectory: nil)
+    item.record.kind = .card
+    item.record.card = card
+    return item
+  }
+
+  func testNamesTheIssuerFromTextAndColours() throws {
+    let stage = try IssuerStage(options: .init(), context: StageContext())
+    var card = CardRecord()
+    card.text = [TextLine(text: "IKEA FAMILY", box: [10, 10, 300, 60], confidence: 88)]
+    card.colors = [ColorShare(hex: "#0058a3", share: 0.6), ColorShare(hex: "#ffdb00", share: 0.4)]
+    let photo = item(card)
+    try stage.process(photo)
+    let issuer = try XCTUnwrap(photo.record.card?.issuer)
+    XCTAssertEqual(issuer.id, "ikea")
+    XCTAssertEqual(issuer.name, "IKEA")
+    XCTAssertLessThanOrEqual(issuer.alternatives.count, 3)
+    XCTAssertFalse(issuer.alternatives.contains { $0.id == "ikea" })
+    XCTAssertGreaterThan(issuer.confidence, issuer.alternatives.first?.confidence ?? 0)
+  }
+
+  func testUnknownCardIsNotForcedOntoAnIssuer() throws {
+    let stage = try IssuerStage(options: .init(), context: StageContext())
+    var card = CardRecord()
+    card.text = [TextLine(text: "Kaffeerösterei Brühl", box: [10, 10, 300, 60], confidence: 88)]
+    card.colors = [ColorShare(hex: "#6b4e3d", share: 0.7), ColorShare(hex: "#f2ede4", share: 0.3)]
+    let photo = item(card)
+    try stage.process(photo)
+    let issuer = try XCTUnwrap(photo.record.card?.issuer)
+    XCTAssertNil(issuer.id)
+    XCTAssertNil(issuer.name)
+    XCTAssertEqual(issuer.alternatives.count, 3)
+  }
+
+  func testMissingFieldsDoNotFailAndOutputIsDeterministic() throws {
+    let stage = try IssuerStage(options: .init(), context: StageContext())
+    let first = item(CardRecord())
+    try stage.process(first)
+    XCTAssertNil(first.record.card?.issuer?.id)
+    var card = CardRecord()
+    card.text = [TextLine(text: "Tesco Clubcard", box: [0, 0, 1, 1], confidence: 90)]
+    let a = item(card)
+    let b = item(card)
+    try stage.process(a)
+    try stage.process(b)
+    XCTAssertEqual(a.record, b.record)
+  }
+
+  func testValidateNamesAMissingModel() {
+    var options = IssuerStage.Options()
+    options.model = "/nonexistent/model.json"
+    XCTAssertThrowsError(try IssuerStage.validate(options, context: StageContext())) { error in
+      XCTAssertEqual((error as? ConfigError)?.path, "model")
+    }
+  }
+}

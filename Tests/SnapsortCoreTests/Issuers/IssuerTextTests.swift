@@ -1,0 +1,49 @@
+import XCTest
+
+@testable import SnapsortCore
+
+final class IssuerTextTests: XCTestCase {
+  func testFoldRemovesDiacriticsAndPunctuation() {
+    XCTAssertEqual(IssuerText.fold("Żabka"), "zabka")
+    XCTAssertEqual(IssuerText.fold("Łódź ÅHLÉNS"), "lodz ahlens")
+    XCTAssertEqual(IssuerText.fold("Sainsbury's"), "sainsburys")
+    XCTAssertEqual(IssuerText.fold("Müller-Straße"), "muller strasse")
+  }
+
+  func testSkeletonUnifiesLookAlikesButKeepsNumbers() {
+    XCTAssertEqual(IssuerText.skeleton("c0sta"), IssuerText.skeleton("costa"))
+    XCTAssertEqual(IssuerText.skeleton("bi1la"), IssuerText.skeleton("bilia"))
+    XCTAssertEqual(IssuerText.skeleton("5901234"), "5901234")
+  }
+
+  func testDiceIsOneForEqualAndZeroForDisjoint() {
+    let a = IssuerText.trigrams("biedronka")
+    XCTAssertEqual(IssuerText.dice(a, a), 1)
+    XCTAssertEqual(IssuerText.dice(a, IssuerText.trigrams("xyz")), 0)
+    let noisy = IssuerText.dice(a, IssuerText.trigrams("bledronka"))
+    XCTAssertGreaterThan(noisy, 0.5)
+    XCTAssertLessThan(noisy, 1)
+  }
+
+  func testWindowsFindANameSplitOrMergedByOCR() {
+    let windows = TextWindows(lines: ["MEMBER SINCE 2019", "ALBERTHEIJN bonus", "1234 5678"])
+    XCTAssertEqual(windows.match(IssuerPhrase("Albert Heijn")).score, 1)
+    let split = TextWindows(lines: ["Bied ronka {3"])
+    XCTAssertEqual(split.match(IssuerPhrase("Biedronka")).score, 1)
+    let damaged = TextWindows(lines: ["MOJA BlEDR0NKA"])
+    XCTAssertGreaterThan(damaged.match(IssuerPhrase("Biedronka")).score, 0.99)
+    let unrelated = TextWindows(lines: ["Kaffeerösterei Brühl"])
+    XCTAssertLessThan(unrelated.match(IssuerPhrase("Biedronka")).score, 0.3)
+  }
+}
+
+extension IssuerTextTests {
+  func testCyrillicNamesMatchWhatAnEnglishModelReads() {
+    XCTAssertEqual(IssuerText.latinLookalike("Простор"), "npoctop")
+    XCTAssertNil(IssuerText.latinLookalike("Biedronka"))
+    // What tesseract `eng` printed for rendered "Простор" and "Нова пошта" cards.
+    let windows = TextWindows(lines: ["Npoctop", "Hosa nowta"])
+    XCTAssertEqual(windows.match(IssuerPhrase(IssuerText.latinLookalike("Простор")!)).score, 1)
+    XCTAssertEqual(windows.match(IssuerPhrase(IssuerText.latinLookalike("Нова пошта")!)).score, 1)
+  }
+}

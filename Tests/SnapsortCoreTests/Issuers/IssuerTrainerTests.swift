@@ -1,0 +1,85 @@
+import XCTest
+
+@testable import SnapsortCore
+
+final class IssuerTrainerTests: XCTestCase {
+  /// A slice of the real catalog keeps debug-build training quick.
+  static let catalog = IssuerCatalog(issuers: Array(try! IssuerCatalog.bundled().issuers.prefix(60)))
+
+  func testLearnsFromSyntheticCardsAndRejectsHeldOutIssuers() {
+    let heldOut = Set(
+      Self.catalog.issuers.map(\.id).enumerated().filter { $0.offset % 10 == 3 }.map(\.element))
+    let trainCatalog = Self.catalog.removing(heldOut)
+    let synthetic = SyntheticCards()
+    let train = synthetic.dataset(catalog: trainCatalog, perIssuer: 4, unknown: 30, seed: 11)
+    var trainer = IssuerTrainer()
+    trainer.iterations = 120
+    let model = trainer.train(train, catalog: trainCatalog, workers: 2)
+
+    let test = synthetic.dataset(catalog: Self.catalog, perIssuer: 2, unknown: 20, seed: 12)
+    let evaluation = IssuerEvaluation.run(IssuerClassifier(model: model, catalog: trainCatalog), on: test)
+    XCTAssertEqual(evaluation.known, trainCatalog.issuers.count * 2)
+    XCTAssertEqual(evaluation.unknown, heldOut.count * 2 + 20)
+    XCTAssertGreaterThan(evaluation.top1Accuracy, 0.8)
+    XCTAssertGreaterThanOrEqual(evaluation.top3Accuracy, evaluation.top1Accuracy)
+    XCTAssertGreaterThan(evaluation.unknownRecall, 0.75)
+    // Text agreement must carry positive weight after training.
+    XCTAssertGreaterThan(model.weights[0] + model.weights[1] + model.weights[2], 0)
+  }
+
+  func testTrainingIsDeterministic() {
+    let cards = SyntheticCards().dataset(
+      catalog: IssuerCatalog(issuers: Array(Self.catalog.issuers.prefix(15))), perIssuer: 3, unknown: 5,
+      seed: 3)
+    var trainer = IssuerTrainer()
+    trainer.iterations = 30
+    let catalog = IssuerCatalog(issuers: Array(Self.catalog.issuers.prefix(15)))
+    XCTAssertEqual(
+      trainer.train(cards, catalog: catalog, workers: 2), trainer.train(cards, catalog: catalog, workers: 1))
+  }
+
+  func testGradientMatchesFiniteDifferences() {
+    let catalog = IssuerCatalog(issuers: Array(Self.catalog.issuers.prefix(5)))
+    let card = SyntheticCards().dataset(catalog: catalog, perIssuer: 1, unknown: 0, seed: 5)[2]
+    let rows = IssuerTrainer.pairRows([card], prepared: catalog.issuers.map(PreparedIssuer.init), workers: 1)
+    let example = IssuerTrainer.example(card.evidence, pairRows: rows[0], label: 2, excluded: nil, weight: 1)
+    let size = IssuerFeatures.count + IssuerFeatures.nullNames.count
+    let params = (0..<size).map { Double($0 % 5) * 0.3 - 0.5 }
+    var grad = [Double](repeating: 0, count: size)
+    IssuerTrainer.accumulate(example, params: params, candidates: 5, into: &grad)
+    func loss(_ p: [Double]) -> Double {
+      let f = IssuerFeatures.count
+      let u = (0..<5).map { j in dot(Array(p[0..<f]), Array(example.features[(j * f)..<((j + 1) * f)])) }
+      let un = dot(Array(p[f...]), example.nullFeatures)
+      return -(u[2] - log(u.reduce(exp(un)) { $0 + exp($1) }))
+    }
+    for k in 0..<size {
+      var plus = params
+      var minus = params
+      plus[k] += 1e-5
+      minus[k] -= 1e-5
+      XCTAssertEqual(grad[k], (loss(plus) - loss(minus)) / 2e-5, accuracy: 1e-5, "parameter \(k)")
+    }
+  }
+
+  func testCalibrationSeparatesConfidentFromWeakWinners() {
+    // Two candidates, one feature carries all: known examples have a strong match, unknown
+    // ones (label nil) have none.
+    let f = IssuerFeatures.count
+    func example(strength: Double, label: Int?) -> IssuerTrainer.Example {
+      var features = [Double](repeating: 0, count: 2 * f)
+      features[0] = strength
+      return IssuerTrainer.Example(
+        features: features, nullFeatures: [1, 1, 0, 1, strength], label: label, excluded: nil, weight: 1)
+    }
+    let examples =
+      (0..<20).map { _ in example(strength: 1, label: 0) }
+      + (0..<20).map { _ in example(strength: 0, label: nil) }
+    var weights = [Double](repeating: 0, count: f)
+    weights[0] = 6
+    let t = IssuerTrainer.calibrate(examples, weights: weights, nullWeights: [0, 0, 0, 0, 0], candidates: 2)
+    // p(strong) = e^6 / (e^6 + 2) ≈ 0.995; p(weak) = 1/3.
+    XCTAssertGreaterThan(t, 1.0 / 3)
+    XCTAssertLessThanOrEqual(t, 0.995)
+  }
+}

@@ -1,0 +1,50 @@
+import XCTest
+
+@testable import SnapsortCore
+
+final class LabelledPhotosTests: XCTestCase {
+  var root: URL!
+
+  override func setUpWithError() throws {
+    root = FileManager.default.temporaryDirectory.appendingPathComponent("labelled-\(UUID().uuidString)")
+    let fm = FileManager.default
+    // PNG signature only: the folder scan looks at names and first bytes, not pixels.
+    let png = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + [UInt8](repeating: 0, count: 16))
+    for (folder, files) in [("ikea", ["a.png", "b.png"]), ("unknown", ["c.png"]), ("my-shop", ["d.png"])] {
+      try fm.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+      for file in files {
+        try png.write(to: root.appendingPathComponent(folder).appendingPathComponent(file))
+      }
+    }
+    try Data("notes".utf8).write(to: root.appendingPathComponent("ikea/README.txt"))
+    let catalog =
+      ##"{"version": 1, "issuers": [{"id": "my-shop", "name": "My Shop", "colors": ["#123456"]}]}"##
+    try Data(catalog.utf8).write(to: root.appendingPathComponent("catalog.json"))
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: root)
+  }
+
+  func testLabelsComeFromFolderNamesAndCatalogAdds() throws {
+    let photos = try LabelledPhotos(root: root)
+    XCTAssertEqual(
+      photos.photos.map(\.input.relativePath), ["ikea/a.png", "ikea/b.png", "my-shop/d.png", "unknown/c.png"])
+    XCTAssertEqual(photos.photos.map(\.label), ["ikea", "ikea", "my-shop", nil])
+    XCTAssertEqual(photos.catalogAdditions.map(\.id), ["my-shop"])
+  }
+
+  func testFeaturePipelineUsesOnlyRegisteredStages() throws {
+    let config = try LabelledPhotos.featurePipeline()
+    let names = config.steps.map(\.name)
+    XCTAssertEqual(names.first, "load")
+    XCTAssertFalse(names.contains("issuer"))
+    XCTAssertEqual(names, LabelledPhotos.featureStages.filter { StageRegistry.stage(named: $0) != nil })
+  }
+
+  func testNotAFolderIsAClearError() {
+    XCTAssertThrowsError(try LabelledPhotos(root: root.appendingPathComponent("missing"))) { error in
+      XCTAssertTrue("\(error)".contains("not a folder"))
+    }
+  }
+}
