@@ -44,6 +44,43 @@ def corner_error(truth, found):
     return 100 * best / diag
 
 
+def lab(hex_colour):
+    r, g, b = (int(hex_colour.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    x = (0.4124564 * lin[0] + 0.3575761 * lin[1] + 0.1804375 * lin[2]) / 0.95047
+    y = 0.2126729 * lin[0] + 0.7151522 * lin[1] + 0.0721750 * lin[2]
+    z = (0.0193339 * lin[0] + 0.1191920 * lin[1] + 0.9503041 * lin[2]) / 1.08883
+    f = lambda t: t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def ciede2000(c1, c2):
+    """CIEDE2000 colour difference (Sharma, Wu and Dalal's formulation)."""
+    (l1, a1, b1), (l2, a2, b2) = c1, c2
+    cbar = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - math.sqrt(cbar ** 7 / (cbar ** 7 + 25 ** 7)))
+    a1p, a2p = a1 * (1 + g), a2 * (1 + g)
+    c1p, c2p = math.hypot(a1p, b1), math.hypot(a2p, b2)
+    h1p = math.degrees(math.atan2(b1, a1p)) % 360
+    h2p = math.degrees(math.atan2(b2, a2p)) % 360
+    dlp, dcp = l2 - l1, c2p - c1p
+    dh = 0 if c1p * c2p == 0 else (h2p - h1p if abs(h2p - h1p) <= 180 else h2p - h1p - 360 if h2p > h1p else h2p - h1p + 360)
+    dhp = 2 * math.sqrt(c1p * c2p) * math.sin(math.radians(dh / 2))
+    lbar, cbarp = (l1 + l2) / 2, (c1p + c2p) / 2
+    if c1p * c2p == 0:
+        hbarp = h1p + h2p
+    elif abs(h1p - h2p) <= 180:
+        hbarp = (h1p + h2p) / 2
+    else:
+        hbarp = (h1p + h2p + 360) / 2 if h1p + h2p < 360 else (h1p + h2p - 360) / 2
+    t = (1 - 0.17 * math.cos(math.radians(hbarp - 30)) + 0.24 * math.cos(math.radians(2 * hbarp))
+         + 0.32 * math.cos(math.radians(3 * hbarp + 6)) - 0.20 * math.cos(math.radians(4 * hbarp - 63)))
+    sl = 1 + 0.015 * (lbar - 50) ** 2 / math.sqrt(20 + (lbar - 50) ** 2)
+    sc, sh = 1 + 0.045 * cbarp, 1 + 0.015 * cbarp * t
+    rt = -2 * math.sqrt(cbarp ** 7 / (cbarp ** 7 + 25 ** 7)) * math.sin(math.radians(60 * math.exp(-((hbarp - 275) / 25) ** 2)))
+    return math.sqrt((dlp / sl) ** 2 + (dcp / sc) ** 2 + (dhp / sh) ** 2 + rt * (dcp / sc) * (dhp / sh))
+
+
 def main():
     expected_dir, records_path = sys.argv[1], sys.argv[2]
     name = sys.argv[3] if len(sys.argv) > 3 else os.path.basename(records_path)
@@ -76,6 +113,23 @@ def main():
         print(f"| {variation} | {n} | {sum(v[0] for v in values) / n:.3f} | {sum(v[0] >= 0.95 for v in values)}/{n} | "
               f"{sum(v[1] for v in values) / n:.2f} | {sum(v[2] for v in values)}/{n} |")
     print()
+    hits = total = 0
+    for folder, _, files in os.walk(expected_dir):
+        for f in files:
+            if not f.endswith(".expected.json"):
+                continue
+            truth = json.load(open(os.path.join(folder, f)))
+            brands = truth.get("_truth", {}).get("brand_colors")
+            if not brands:
+                continue
+            stem = os.path.relpath(os.path.join(folder, f[: -len(".expected.json")]), expected_dir)
+            colours = ((records.get(stem) or {}).get("card") or {}).get("colors") or []
+            for brand in brands:
+                total += 1
+                if any(ciede2000(lab(brand), lab(c["hex"])) < 10 for c in colours):
+                    hits += 1
+    if total:
+        print(f"Brand colours found within ΔE00 < 10: {hits}/{total} ({100 * hits / total:.0f} %)\n")
 
 
 if __name__ == "__main__":

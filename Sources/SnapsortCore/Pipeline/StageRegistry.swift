@@ -8,6 +8,7 @@ public enum StageRegistry {
     CardDetectStage.self,
     IssuerStage.self,
     LoadStage.self,
+    PaletteStage.self,
     WarpStage.self,
   ]
 

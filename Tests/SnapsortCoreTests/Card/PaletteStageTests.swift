@@ -1,0 +1,48 @@
+import XCTest
+
+@testable import SnapsortCore
+
+final class PaletteStageTests: XCTestCase {
+  private func card(_ fill: (Int, Int) -> (UInt8, UInt8, UInt8)) -> Bitmap {
+    Bitmap(width: 1012, height: 638, format: .rgb) { out in
+      for y in 0..<638 {
+        for x in 0..<1012 {
+          let (r, g, b) = fill(x, y)
+          out[(y * 1012 + x) * 3] = r
+          out[(y * 1012 + x) * 3 + 1] = g
+          out[(y * 1012 + x) * 3 + 2] = b
+        }
+      }
+    }
+  }
+
+  private func run(_ crop: Bitmap) throws -> CardRecord {
+    let item = PhotoItem(relativePath: "x", url: URL(fileURLWithPath: "/x"), outputDirectory: nil)
+    item.cardCrop = crop
+    try PaletteStage(options: .init(), context: StageContext()).process(item)
+    return try XCTUnwrap(item.record.card)
+  }
+
+  func testTwoColourCardGivesBothWithTheirShares() throws {
+    // Green with a yellow band over the lower 30 %.
+    let record = try run(card { _, y in y > 446 ? (242, 196, 0) : (0, 106, 58) })
+    let colors = try XCTUnwrap(record.colors)
+    XCTAssertEqual(colors.count, 2, "\(colors)")
+    XCTAssertLessThan(IssuerColor.distance(IssuerColor.lab(hex: colors[0].hex)!, IssuerColor.lab(hex: "#006a3a")!), 1)
+    XCTAssertEqual(colors[0].share, 0.7, accuracy: 0.05)
+    XCTAssertLessThan(IssuerColor.distance(IssuerColor.lab(hex: colors[1].hex)!, IssuerColor.lab(hex: "#f2c400")!), 1)
+    XCTAssertEqual(record.headerColor, colors[0].hex)
+    XCTAssertEqual(record.backgrounds?.count, 2)
+  }
+
+  func testAllWhiteCardInventsNoColours() throws {
+    let record = try run(card { _, _ in (250, 250, 250) })
+    XCTAssertEqual(record.colors?.map(\.hex), ["#fafafa"])
+    XCTAssertEqual(record.colors?.first?.share, 1)
+  }
+
+  func testDeterministic() throws {
+    let noisy = card { x, y in (UInt8((x * 7 + y * 3) % 256), UInt8((x * 13) % 256), UInt8((y * 5) % 256)) }
+    XCTAssertEqual(try run(noisy), try run(noisy))
+  }
+}
