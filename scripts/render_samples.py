@@ -637,6 +637,7 @@ def main():
     parser.add_argument("--kinds", default="cards,screenshots,receipts")
     parser.add_argument("--issuers", metavar="DIR", help="render labelled photos per issuer into DIR/<id>/")
     parser.add_argument("--per-issuer", type=int, default=6)
+    parser.add_argument("--fixtures", metavar="DIR", help="render flat card crops (1012 × 638 PNG) for OCR tests into DIR")
     args = parser.parse_args()
     if args.bench:
         kinds = args.kinds.split(",")
@@ -646,6 +647,17 @@ def main():
             render_screenshots(os.path.join(args.bench, "screenshots"), random.Random(102), count=args.count, designs=DESIGNS)
         if "receipts" in kinds:
             render_receipts(os.path.join(args.bench, "receipts"), random.Random(103), count=args.count)
+        return
+    if args.fixtures:
+        os.makedirs(args.fixtures, exist_ok=True)
+        rng = random.Random(105)
+        for design in PAYMENT + [d for d in DESIGNS if d["id"] in ("ahlens", "kaffeeroesterei", "tesco-clubcard")]:
+            art, name = render_card(design, rng, scale=1)
+            art.save(os.path.join(args.fixtures, design["id"] + ".png"), optimize=True)
+            truth = {"name": name}
+            if "network" in design:
+                truth.update(network=design["network"], last4=design["number"][-4:], number=design["number"])
+            write_expected(os.path.join(args.fixtures, design["id"] + ".truth.json"), truth)
         return
     if args.issuers:
         rng = random.Random(104)

@@ -57,7 +57,8 @@ public struct CardDetector: Sendable {
         // Nested rectangles (a barcode panel, a logo) can be as well supported as the card: the
         // card is the largest one, and its border is a step between two different surfaces.
         let score =
-          0.40 * support.minimum + 0.10 * support.mean + 0.20 * aspect + 0.30 * (area / imageArea).squareRoot()
+          0.40 * support.minimum + 0.10 * support.mean + 0.20 * aspect + 0.30
+          * (area / imageArea).squareRoot()
           + 0.15 * contrast
         if score > (best?.score ?? 0) { best = (quad, score) }
       }
@@ -72,7 +73,9 @@ public struct CardDetector: Sendable {
 
   // MARK: - Candidate geometry
 
-  private func parallelPairs(_ lines: [HoughLines.Line], minimumSeparation: Double) -> [(HoughLines.Line, HoughLines.Line)] {
+  private func parallelPairs(_ lines: [HoughLines.Line], minimumSeparation: Double) -> [(
+    HoughLines.Line, HoughLines.Line
+  )] {
     var pairs: [(HoughLines.Line, HoughLines.Line)] = []
     for i in 0..<lines.count {
       for j in (i + 1)..<lines.count {
@@ -97,7 +100,9 @@ public struct CardDetector: Sendable {
   }
 
   /// The quad bounded by a1, b1, a2, b2 (a's parallel, b's parallel), in order around it.
-  private func quadrilateral(_ a1: HoughLines.Line, _ b1: HoughLines.Line, _ a2: HoughLines.Line, _ b2: HoughLines.Line) -> [Point]? {
+  private func quadrilateral(
+    _ a1: HoughLines.Line, _ b1: HoughLines.Line, _ a2: HoughLines.Line, _ b2: HoughLines.Line
+  ) -> [Point]? {
     guard let p1 = a1.intersection(b1), let p2 = b1.intersection(a2), let p3 = a2.intersection(b2),
       let p4 = b2.intersection(a1)
     else { return nil }
@@ -106,14 +111,18 @@ public struct CardDetector: Sendable {
 
   private func inside(_ quad: [Point], width: Int, height: Int, margin: Double) -> Bool {
     let mx = Double(width) * margin, my = Double(height) * margin
-    return quad.allSatisfy { $0.x > -mx && $0.y > -my && $0.x < Double(width) + mx && $0.y < Double(height) + my }
+    return quad.allSatisfy {
+      $0.x > -mx && $0.y > -my && $0.x < Double(width) + mx && $0.y < Double(height) + my
+    }
   }
 
   private func anglesPlausible(_ quad: [Point]) -> Bool {
     for i in 0..<4 {
       let a = quad[(i + 3) % 4], b = quad[i], c = quad[(i + 1) % 4]
       let v1 = (a.x - b.x, a.y - b.y), v2 = (c.x - b.x, c.y - b.y)
-      let cosine = (v1.0 * v2.0 + v1.1 * v2.1) / ((v1.0 * v1.0 + v1.1 * v1.1).squareRoot() * (v2.0 * v2.0 + v2.1 * v2.1).squareRoot())
+      let cosine =
+        (v1.0 * v2.0 + v1.1 * v2.1)
+        / ((v1.0 * v1.0 + v1.1 * v1.1).squareRoot() * (v2.0 * v2.0 + v2.1 * v2.1).squareRoot())
       if abs(cosine) > cos(45 * Double.pi / 180) { return false }
     }
     return true
@@ -279,7 +288,8 @@ struct GradientField {
         guard length > 1 else { continue }
         let ux = dx / length * 4, uy = dy / length * 4
         let inside = (px - ux, py - uy), outside = (px + ux, py + uy)
-        guard outside.0 >= 0, outside.1 >= 0, outside.0 < Double(width - 1), outside.1 < Double(height - 1) else { continue }
+        guard outside.0 >= 0, outside.1 >= 0, outside.0 < Double(width - 1), outside.1 < Double(height - 1)
+        else { continue }
         total += Double(abs(sample(smooth, inside.0, inside.1) - sample(smooth, outside.0, outside.1)))
         count += 1
       }

@@ -75,7 +75,9 @@ public enum Quad {
     BarcodeNormalizer.clockwiseFromTopLeft(q)
   }
 
-  public static func distance(_ a: Point, _ b: Point) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+  public static func distance(_ a: Point, _ b: Point) -> Double {
+    ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+  }
 
   /// Intersection over union of two convex quads, by rasterising both on a grid.
   public static func iou(_ a: [Point], _ b: [Point], samples: Int = 200) -> Double {

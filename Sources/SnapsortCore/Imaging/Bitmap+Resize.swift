@@ -85,7 +85,8 @@ extension Bitmap {
     let lanes = SIMD8<Float>(repeating: weight)
     while i + 8 <= count {
       let bytes = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<UInt8>.self)
-      let sum = UnsafeRawPointer(target + i).loadUnaligned(as: SIMD8<Float>.self)
+      let sum =
+        UnsafeRawPointer(target + i).loadUnaligned(as: SIMD8<Float>.self)
         + lanes * SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: bytes))
       UnsafeMutableRawPointer(target + i).storeBytes(of: sum, as: SIMD8<Float>.self)
       i += 8

@@ -5,7 +5,9 @@ extension Bitmap {
   /// Each output pixel averages a grid of source samples as large as the local reduction (up to
   /// 4 × 4), so shrinking does not alias; enlarging is bilinear, so it does not block.
   public func warped(quad: [Point], width: Int, height: Int) -> Bitmap? {
-    let corners = [Point(0, 0), Point(Double(width), 0), Point(Double(width), Double(height)), Point(0, Double(height))]
+    let corners = [
+      Point(0, 0), Point(Double(width), 0), Point(Double(width), Double(height)), Point(0, Double(height)),
+    ]
     guard let map = Homography(from: corners, to: quad) else { return nil }
     let reduction = max(
       Quad.distance(quad[0], quad[1]) / Double(width), Quad.distance(quad[3], quad[2]) / Double(width),
@@ -30,10 +32,13 @@ extension Bitmap {
                 let x0 = Swift.max(0, Swift.min(self.width - 1, Int(sx.rounded(.down))))
                 let y0 = Swift.max(0, Swift.min(self.height - 1, Int(sy.rounded(.down))))
                 let x1 = Swift.min(self.width - 1, x0 + 1), y1 = Swift.min(self.height - 1, y0 + 1)
-                let fx = Swift.max(0, Swift.min(1, sx - Double(x0))), fy = Swift.max(0, Swift.min(1, sy - Double(y0)))
+                let fx = Swift.max(0, Swift.min(1, sx - Double(x0))),
+                  fy = Swift.max(0, Swift.min(1, sy - Double(y0)))
                 for k in 0..<c {
-                  let a = Double(src[(y0 * self.width + x0) * c + k]), b = Double(src[(y0 * self.width + x1) * c + k])
-                  let d = Double(src[(y1 * self.width + x0) * c + k]), e = Double(src[(y1 * self.width + x1) * c + k])
+                  let a = Double(src[(y0 * self.width + x0) * c + k]),
+                    b = Double(src[(y0 * self.width + x1) * c + k])
+                  let d = Double(src[(y1 * self.width + x0) * c + k]),
+                    e = Double(src[(y1 * self.width + x1) * c + k])
                   sums[k] += (a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy
                 }
               }

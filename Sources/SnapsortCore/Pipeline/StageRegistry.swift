@@ -8,6 +8,7 @@ public enum StageRegistry {
     CardDetectStage.self,
     IssuerStage.self,
     LoadStage.self,
+    OCRStage.self,
     PaletteStage.self,
     WarpStage.self,
   ]

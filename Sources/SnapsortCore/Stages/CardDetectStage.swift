@@ -38,7 +38,15 @@ public final class CardDetectStage: Stage {
   public func process(_ item: PhotoItem) throws {
     guard let analysis = item.analysis else { throw StageFailure("no image was loaded") }
     var card = item.card
-    if let result = detector.detect(in: analysis) {
+    var detected = detector.detect(in: analysis)
+    // A scan or a tight crop has the card's aspect itself: a small quad found inside it is a
+    // part of the card (a chip, a barcode panel), not the card.
+    if let result = detected, wholeImageQuad(item) != nil,
+      Quad.area(result.quad) < 0.5 * Double(analysis.width * analysis.height)
+    {
+      detected = nil
+    }
+    if let result = detected {
       let quad = result.quad.map { Point($0.x * item.analysisScale, $0.y * item.analysisScale) }
       item.cardQuad = quad
       card.quad = quad.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }

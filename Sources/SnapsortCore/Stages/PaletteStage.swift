@@ -5,7 +5,8 @@ import Foundation
 /// `card.backgrounds` (largest; most vibrant) and `card.header_color`.
 public final class PaletteStage: Stage {
   public static let name = "palette"
-  public static let summary = "Dominant colours by k-means++ in CIELAB (fixed seed), shares, backgrounds, header colour"
+  public static let summary =
+    "Dominant colours by k-means++ in CIELAB (fixed seed), shares, backgrounds, header colour"
 
   public struct Options: StageOptions, Equatable {
     public var colors: Int = 4
@@ -34,7 +35,9 @@ public final class PaletteStage: Stage {
     guard let source = item.cardCrop ?? item.analysis else { return }
     let palette = Self.palette(of: source.rgb(), options: options)
     var card = item.card
-    card.colors = palette.map { ColorShare(hex: IssuerColor.hex($0.lab), share: ($0.share * 1000).rounded() / 1000) }
+    card.colors = palette.map {
+      ColorShare(hex: IssuerColor.hex($0.lab), share: ($0.share * 1000).rounded() / 1000)
+    }
     if let largest = palette.first {
       let vibrant = palette.filter { $0.share >= 0.1 }.max { $0.lab.chroma < $1.lab.chroma } ?? largest
       card.backgrounds = [IssuerColor.hex(largest.lab), IssuerColor.hex(vibrant.lab)]
@@ -53,7 +56,8 @@ public final class PaletteStage: Stage {
     for y in border..<(small.height - border) {
       for x in border..<(small.width - border) {
         let i = (y * small.width + x) * 3
-        let r = Double(small.pixels[i]) / 255, g = Double(small.pixels[i + 1]) / 255, b = Double(small.pixels[i + 2]) / 255
+        let r = Double(small.pixels[i]) / 255, g = Double(small.pixels[i + 1]) / 255,
+          b = Double(small.pixels[i + 2]) / 255
         let lab = IssuerColor.lab(r: r, g: g, b: b)
         // Specular highlights (glare) are near-white and are light, not the card's colour.
         if lab.l > 97 && lab.chroma < 4 && min(r, g, b) > 0.985 { continue }
@@ -69,7 +73,9 @@ public final class PaletteStage: Stage {
     clusters.sort { $0.count > $1.count }
     var merged: [(lab: IssuerColor.Lab, count: Double)] = []
     for cluster in clusters {
-      if let index = merged.firstIndex(where: { IssuerColor.distance($0.lab, cluster.lab) < options.mergeDistance }) {
+      if let index = merged.firstIndex(where: {
+        IssuerColor.distance($0.lab, cluster.lab) < options.mergeDistance
+      }) {
         let a = merged[index], n = a.count + cluster.count
         merged[index] = (
           IssuerColor.Lab(
@@ -86,7 +92,9 @@ public final class PaletteStage: Stage {
     guard !kept.isEmpty else { return [(merged[0].lab, 1)] }
     var counts = kept.map(\.count)
     for small in merged where small.count / total < options.minimumShare {
-      let nearest = kept.indices.min { IssuerColor.distance(kept[$0].lab, small.lab) < IssuerColor.distance(kept[$1].lab, small.lab) }!
+      let nearest = kept.indices.min {
+        IssuerColor.distance(kept[$0].lab, small.lab) < IssuerColor.distance(kept[$1].lab, small.lab)
+      }!
       counts[nearest] += small.count
     }
     return zip(kept, counts).map { ($0.lab, $1 / total) }.sorted { $0.1 > $1.1 }

@@ -5,7 +5,8 @@ import Foundation
 /// crop to `cards/<sha256 prefix>.jpg`.
 public final class WarpStage: Stage {
   public static let name = "warp"
-  public static let summary = "Homography to an upright crop from the full-resolution image; decide which way is up"
+  public static let summary =
+    "Homography to an upright crop from the full-resolution image; decide which way is up"
 
   public struct Options: StageOptions, Equatable {
     public var width: Int = 1012
@@ -53,7 +54,8 @@ public final class WarpStage: Stage {
     if options.writeCrop, let directory = item.outputDirectory, !item.record.sha256.isEmpty {
       let name = "cards/\(item.record.sha256.prefix(16)).jpg"
       let url = directory.appendingPathComponent(name)
-      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       try AtomicFile.write(try ImageEncoder.jpeg(crop, quality: options.quality), to: url)
       card.crop = name
     }
