@@ -62,7 +62,8 @@ if [ ! -f "$BIG/.done" ]; then
 fi
 SMALL="$WORK/cards-100"
 rm -rf "$SMALL" && mkdir -p "$SMALL"
-ls "$BIG" | grep -v '^\.' | head -100 | while read -r name; do ln "$BIG/$name" "$SMALL/$name"; done
+big_files=("$BIG"/*.jpg)
+for path in "${big_files[@]:0:100}"; do ln "$path" "$SMALL/$(basename "$path")"; done
 for size in 100 2000; do
   echo "bench: peak RSS over $size photos" >&2
   folder="$SMALL"; [ "$size" = 2000 ] && folder="$BIG"

@@ -16,7 +16,7 @@ public struct KMeans: Sendable {
   public func fit(_ points: [Double], dimensions d: Int) -> [Cluster] {
     let n = points.count / d
     guard n > 0 else { return [] }
-    var random = SplitMix64(seed: seed)
+    var random = SeededGenerator(seed: seed)
     var centers: [Double] = Array(points[0..<d])
     var nearest = [Double](repeating: .infinity, count: n)
     func distance(_ i: Int, _ c: Int) -> Double {
@@ -84,18 +84,5 @@ public struct KMeans: Sendable {
     return (0..<clusters).compactMap { c in
       counts[c] == 0 ? nil : Cluster(center: Array(centers[(c * d)..<(c * d + d)]), count: counts[c])
     }
-  }
-}
-
-/// A small, fast, seedable generator (Steele et al.'s SplitMix64).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-  private var state: UInt64
-  public init(seed: UInt64) { state = seed }
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
