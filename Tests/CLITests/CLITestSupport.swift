@@ -24,7 +24,10 @@ enum CLI {
   }
 
   @discardableResult
-  static func run(_ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:]) throws -> Result {
+  static func run(
+    _ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:],
+    executable: URL = CLI.executable
+  ) throws -> Result {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -48,7 +51,8 @@ enum CLI {
   }
 
   static func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("snapsort-cli-\(UUID().uuidString.prefix(8))")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "snapsort-cli-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }

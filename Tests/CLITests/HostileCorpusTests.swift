@@ -45,8 +45,47 @@ final class HostileCorpusTests: XCTestCase {
     XCTAssertEqual(byName["empty/zero.heic"]?.error?.message, "empty file (0 bytes)")
     XCTAssertEqual(byName["pipe.jpg"]?.error?.message.hasPrefix("not a regular file"), true)
     XCTAssertEqual(byName["formats/one-pixel.png"]?.error?.stage, "load")
-    let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
-    XCTAssertEqual((summary?["counts"] as? [String: Any])?["skipped"] as? Int, 3, "the .txt and .json sidecars and the unnamed pipe")
+    let summary =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json")))
+      as? [String: Any]
+    XCTAssertEqual(
+      (summary?["counts"] as? [String: Any])?["skipped"] as? Int, 3,
+      "the .txt and .json sidecars and the unnamed pipe")
+  }
+
+  /// Root reads every file, so the permission path is exercised by running the CLI as `nobody`
+  /// (through util-linux's `setpriv`) when the tests run as root.
+  func testAnUnreadableFileGetsAPermissionErrorRecord() throws {
+    let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
+    let asRoot = geteuid() == 0
+    if asRoot && !FileManager.default.isExecutableFile(atPath: setpriv.path) {
+      throw XCTSkip("running as root without setpriv: cannot drop privileges to test an unreadable file")
+    }
+    let directory = try CLI.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    chmod(directory.path, 0o777)
+    let png = try ImageEncoder.png(Bitmap(width: 32, height: 32, format: .gray))
+    for name in ["readable.png", "locked.png"] { try png.write(to: directory.appendingPathComponent(name)) }
+    chmod(directory.appendingPathComponent("readable.png").path, 0o644)
+    chmod(directory.appendingPathComponent("locked.png").path, 0)
+    let config = directory.appendingPathComponent("load-only.json")
+    try Data(#"{"version": 1, "stages": [{"stage": "load"}]}"#.utf8).write(to: config)
+    chmod(config.path, 0o644)
+    let out = directory.appendingPathComponent("out")
+    let arguments = ["run", directory.path, "--config", config.path, "--out", out.path, "--quiet"]
+    let result =
+      asRoot
+      ? try CLI.run(
+        ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.executable.path] + arguments,
+        executable: setpriv)
+      : try CLI.run(arguments)
+    XCTAssertEqual(result.status, 1, result.stderr)
+    let records = try RecordCoding.readLines(out.appendingPathComponent("records.jsonl"))
+    let byName = Dictionary(uniqueKeysWithValues: records.map { ($0.file, $0) })
+    XCTAssertEqual(records.count, 2, "the config is not an image; both PNGs give a record")
+    XCTAssertEqual(byName["readable.png"]?.status, .ok)
+    XCTAssertEqual(byName["locked.png"]?.error?.stage, "load")
+    XCTAssertEqual(byName["locked.png"]?.error?.message, "permission denied: the file is not readable")
   }
 
   func testAFileDeletedMidRunGetsAnErrorRecord() throws {
@@ -56,9 +95,11 @@ final class HostileCorpusTests: XCTestCase {
     for name in ["a.png", "b.png"] { try png.write(to: directory.appendingPathComponent(name)) }
     let listing = try InputScanner().scan([directory])
     try FileManager.default.removeItem(at: directory.appendingPathComponent("b.png"))
-    let config = try PipelineConfig.parse(Data(#"{"version": 1, "stages": [{"stage": "load"}]}"#.utf8), context: StageContext())
+    let config = try PipelineConfig.parse(
+      Data(#"{"version": 1, "stages": [{"stage": "load"}]}"#.utf8), context: StageContext())
     let collected = Collected()
-    _ = try Runner(config: config, jobs: 2, outputDirectory: nil).run(listing.inputs, sink: { collected.add($0) })
+    _ = try Runner(config: config, jobs: 2, outputDirectory: nil).run(
+      listing.inputs, sink: { collected.add($0) })
     let records = collected.all.sorted { $0.file < $1.file }
     XCTAssertEqual(records.map(\.status), [.ok, .error])
     XCTAssertEqual(records.last?.error?.message, "the file disappeared before it could be read")
