@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# `make fuzz`: builds the libFuzzer harnesses in Fuzz/ (ASan + coverage, libFuzzer's driver from the
+# toolchain's libclang_rt.fuzzer_no_main) and runs each for FUZZ_SECONDS. The corpus grows in
+# .build-fuzz/corpus/<target>; a crashing, leaking or timing-out input is kept in
+# Fuzz/regressions/<target>/, which FuzzRegressionTests replays on every `make test`.
+#   FUZZ_SECONDS=3600 FUZZ_TARGETS="jpeg png" FUZZ_JOBS=2 make fuzz
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
+TARGETS=${FUZZ_TARGETS:-jpeg png webp heif load config}
+JOBS=${FUZZ_JOBS:-1}
+SCRATCH="$ROOT/.build-fuzz"
+
+resource_dir=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/clang
+no_main=$(ls "$resource_dir"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a 2>/dev/null | head -1 || true)
+[ -n "$no_main" ] || { echo "fuzz: libclang_rt.fuzzer_no_main not found under $resource_dir" >&2; exit 3; }
+
+# Coverage on Swift and on the C shim; ASan everywhere. libFuzzer's driver is linked without its
+# main (see Fuzz/Sources/FuzzSupport/FuzzDriver.swift for why).
+(cd Fuzz && swift build -c release --scratch-path "$SCRATCH" \
+  -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
+  -Xswiftc -parse-as-library -Xswiftc -enable-testing \
+  -Xcc -fsanitize=address -Xcc -fsanitize=fuzzer-no-link \
+  -Xlinker "$no_main" -Xlinker -lstdc++)
+
+export LSAN_OPTIONS="suppressions=$ROOT/Fuzz/lsan.supp:print_suppressions=0"
+failed=0
+run_target() {
+  local target=$1 name
+  name="Fuzz$(case $target in jpeg) echo JPEG;; png) echo PNG;; webp) echo WebP;; heif) echo HEIF;; load) echo Load;; config) echo Config;; esac)"
+  mkdir -p "$SCRATCH/corpus/$target" "Fuzz/regressions/$target"
+  echo "fuzz: $target for ${SECONDS_PER_TARGET}s" >&2
+  # A crash stops this target only: the input is kept and the other targets still run.
+  "$SCRATCH/release/$name" "$SCRATCH/corpus/$target" -max_total_time="$SECONDS_PER_TARGET" \
+    -rss_limit_mb=3072 -timeout=20 -max_len=262144 -print_final_stats=1 \
+    -artifact_prefix="Fuzz/regressions/$target/" > "$SCRATCH/$target.log" 2>&1
+}
+pids=()
+for target in $TARGETS; do
+  run_target "$target" & pids+=($!)
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 1; done
+done
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+
+for target in $TARGETS; do
+  log="$SCRATCH/$target.log"
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
+  kept=$(ls "Fuzz/regressions/$target" | wc -l)
+  echo "fuzz: $target: $runs runs, $cov, corpus $(ls "$SCRATCH/corpus/$target" | wc -l) inputs, regressions kept $kept"
+done
+if [ "$failed" -ne 0 ]; then
+  echo "fuzz: a target failed; its input is in Fuzz/regressions/<target>/ and its log in $SCRATCH/<target>.log" >&2
+  exit 1
+fi
