@@ -22,7 +22,7 @@ struct StoreOptions: ParsableArguments {
 
 /// Filters shared by `search` and `category add`.
 struct FilterOptions: ParsableArguments {
-  @Option(name: .long, help: "Only records of this kind (card, receipt, other, unknown).")
+  @Option(name: .long, help: "Only records of this kind.")
   var kind: Kind?
 
   @Option(name: .long, help: "Receipts whose merchant contains this text (case-insensitive).")

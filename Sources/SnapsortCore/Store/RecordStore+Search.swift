@@ -91,15 +91,20 @@ extension RecordStore {
           AS annotations
       FROM records r \(whereClause) ORDER BY r.file
       """
+    // A cursor and positional columns: with thousands of matches, per-row name lookups and
+    // row copies cost more than the query itself.
     return try queue.read { db in
-      try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-        let split = { (value: String?) in value.map { $0.components(separatedBy: "\u{1F}") } ?? [] }
-        return SearchHit(
-          file: row["file"], sha256: row["sha256"], kind: row["kind"], status: row["status"],
-          name: row["name"],
-          issuer: row["issuer"], merchant: row["merchant"], date: row["date"], total: row["total"],
-          currency: row["currency"], tags: split(row["tags"]), annotations: split(row["annotations"]))
+      var hits: [SearchHit] = []
+      let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+      let split = { (value: String?) in value.map { $0.components(separatedBy: "\u{1F}") } ?? [] }
+      while let row = try rows.next() {
+        hits.append(
+          SearchHit(
+            file: row[0], sha256: row[1], kind: row[2], status: row[3], name: row[4], issuer: row[5],
+            merchant: row[6], date: row[7], total: row[8], currency: row[9], tags: split(row[10]),
+            annotations: split(row[11])))
       }
+      return hits
     }
   }
 
