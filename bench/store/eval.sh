@@ -9,9 +9,9 @@ COUNT=${STORE_RECORDS:-10000}
 WORK="$BENCH_WORK/store"
 rm -rf "$WORK" && mkdir -p "$WORK"
 "$PY" bench/store/make_records.py "$WORK/synthetic" "$COUNT"
-start=$(date +%s.%N)
+start=$(date +%s%N)
 "$SNAPSORT" merge "$WORK/synthetic" --out "$WORK/out" >/dev/null 2>&1 || [ $? -le 1 ]
-build=$(echo "$(date +%s.%N) - $start" | bc)
+build=$(awk -v ns="$(( $(date +%s%N) - start ))" 'BEGIN { printf "%.1f", ns / 1e9 }')
 DB="$WORK/out/snapsort.sqlite"
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
@@ -19,7 +19,7 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2
 {
   echo "## Store search ($COUNT records)"
   echo
-  printf 'Store written by `snapsort merge` (records, FTS5 index, report) in %.1f s; %s MB.\n\n' "$build" \
+  printf 'Store written by `snapsort merge` (records, FTS5 index, report) in %s s; %s MB.\n\n' "$build" \
     "$(du -m "$DB" | cut -f1)"
   echo "Machine load (1 min) when the queries ran: $(cut -d' ' -f1 /proc/loadavg) on $(getconf _NPROCESSORS_ONLN) cores."
   echo
