@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// One search result: the record's summary columns (the full record is `json`).
+/// One search result: the record's summary columns (the full record is in `record_json`).
 public struct SearchHit: Codable, Sendable, Equatable {
   public var file: String
   public var sha256: String
@@ -114,9 +114,9 @@ extension RecordStore {
       try Row.fetchAll(
         db,
         sql: """
-          SELECT r.json, r.created_at, r.updated_at,
+          SELECT j.json, r.created_at, r.updated_at,
             (SELECT group_concat(tag, char(31)) FROM (SELECT tag FROM tags WHERE key = r.key ORDER BY tag)) AS tags
-          FROM records r ORDER BY r.file
+          FROM records r JOIN record_json j ON j.record_id = r.id ORDER BY r.file
           """
       ).map { row in
         let json: String = row["json"]

@@ -57,7 +57,6 @@ public final class RecordStore {
             file TEXT NOT NULL,
             kind TEXT NOT NULL,
             status TEXT NOT NULL,
-            json TEXT NOT NULL,
             name TEXT,
             issuer_id TEXT,
             issuer_name TEXT,
@@ -71,6 +70,12 @@ public final class RecordStore {
             error TEXT,
             created_at REAL NOT NULL,
             updated_at REAL NOT NULL
+          );
+          -- The full record apart from the summary columns, so that scanning records for a
+          -- search reads small rows.
+          CREATE TABLE record_json (
+            record_id INTEGER PRIMARY KEY REFERENCES records(id) ON DELETE CASCADE,
+            json TEXT NOT NULL
           );
           CREATE INDEX records_kind ON records(kind);
           CREATE INDEX records_date ON records(date);
@@ -155,7 +160,9 @@ public final class RecordStore {
 
   private func upsert(_ record: Record, key: String, now: Date, in db: Database) throws {
     let json = String(decoding: try RecordCoding.encodeLine(record), as: UTF8.self)
-    let existing = try Row.fetchOne(db, sql: "SELECT id, json FROM records WHERE key = ?", arguments: [key])
+    let existing = try Row.fetchOne(
+      db, sql: "SELECT r.id, j.json FROM records r JOIN record_json j ON j.record_id = r.id WHERE r.key = ?",
+      arguments: [key])
     if let existing, (existing["json"] as String) == json {
       let id: Int64 = existing["id"]
       try db.execute(sql: "UPDATE records SET file = ? WHERE id = ?", arguments: [record.file, id])
@@ -165,7 +172,7 @@ public final class RecordStore {
     let card = record.card
     let columns: [String: (any DatabaseValueConvertible)?] = [
       "key": key, "sha256": record.sha256, "file": record.file, "kind": record.kind.rawValue,
-      "status": record.status.rawValue, "json": json, "name": card?.name?.suggested,
+      "status": record.status.rawValue, "name": card?.name?.suggested,
       "issuer_id": card?.issuer?.id, "issuer_name": card?.issuer?.name,
       "issuer_confidence": card?.issuer.map { $0.confidence }, "merchant": receipt?.merchant,
       "date": receipt?.date,
@@ -192,6 +199,10 @@ public final class RecordStore {
           + [now.timeIntervalSince1970, now.timeIntervalSince1970])
       id = db.lastInsertedRowID
     }
+    try db.execute(
+      sql:
+        "INSERT INTO record_json(record_id, json) VALUES (?, ?) ON CONFLICT(record_id) DO UPDATE SET json = excluded.json",
+      arguments: [id, json])
     for (position, code) in (card?.barcodes ?? []).enumerated() {
       try db.execute(
         sql:
@@ -215,7 +226,8 @@ public final class RecordStore {
       try record
       ?? {
         let json =
-          try String.fetchOne(db, sql: "SELECT json FROM records WHERE id = ?", arguments: [id]) ?? "{}"
+          try String.fetchOne(db, sql: "SELECT json FROM record_json WHERE record_id = ?", arguments: [id])
+          ?? "{}"
         return try RecordCoding.decode(Data(json.utf8))
       }()
     let card = record.card

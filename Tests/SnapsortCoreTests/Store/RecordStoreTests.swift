@@ -54,6 +54,10 @@ final class RecordStoreTests: XCTestCase {
     try store.replaceRun(records: StoreFixtures.sample)
     // A photo missing from a run leaves the store, and its tags come back with it.
     try store.replaceRun(records: Array(StoreFixtures.sample.dropFirst(3)))
+    XCTAssertEqual(try store.count("records"), StoreFixtures.sample.count - 3)
+    XCTAssertEqual(try store.count("record_json"), StoreFixtures.sample.count - 3, "removed with their record")
+    XCTAssertEqual(try store.count("barcodes"), 0)
+    XCTAssertEqual(try store.count("search_fts"), StoreFixtures.sample.count - 3)
     try store.replaceRun(records: StoreFixtures.sample)
     XCTAssertEqual(try files("", SearchFilter(tag: "reimbursement")), ["receipts/r1.jpg"])
     XCTAssertEqual(try files("company"), ["receipts/r3.jpg"])
