@@ -85,24 +85,24 @@ public struct HTMLReport {
       """
   }
 
-  /// The photo scaled into an SVG whose coordinates are the record's pixels, the quad on top.
+  /// The photo, lazily loaded and scaled to fit, under an SVG in the record's pixel coordinates
+  /// that draws the quad; both fit the same box the same way, so the quad lands on the card.
   func photoHTML(_ record: Record) -> String {
     guard let image = record.image, image.width > 0, image.height > 0 else { return "" }
-    var inner = ""
+    var photo = ""
     if let source = sources[record.file], let href = Self.relativePath(from: outputDirectory, to: source) {
-      inner +=
-        "<image href=\"\(HTMLText.escape(href))\" width=\"\(image.width)\" height=\"\(image.height)\"/>"
-    } else {
-      inner += "<rect width=\"\(image.width)\" height=\"\(image.height)\" fill=\"#ddd\"/>"
+      photo = "<img class=\"thumb\" src=\"\(HTMLText.escape(href))\" alt=\"photo\" loading=\"lazy\">"
     }
+    var overlay = ""
     if let quad = record.card?.quad, quad.count == 4, quad.allSatisfy({ $0.count == 2 }) {
       let points = quad.map { "\($0[0]),\($0[1])" }.joined(separator: " ")
       let stroke = Double(max(image.width, image.height)) / 150
-      inner += "<polygon class=\"quad\" points=\"\(points)\" stroke-width=\"\(stroke)\"/>"
+      overlay = "<polygon class=\"quad\" points=\"\(points)\" stroke-width=\"\(stroke)\"/>"
     }
     return """
-      <figure class="photo"><svg viewBox="0 0 \(image.width) \(image.height)" preserveAspectRatio="xMidYMid meet">\
-      \(inner)</svg><figcaption>\(image.width)×\(image.height) \(HTMLText.escape(image.format))</figcaption></figure>
+      <figure class="photo"><div class="frame">\(photo)<svg viewBox="0 0 \(image.width) \(image.height)" \
+      preserveAspectRatio="xMidYMid meet">\(overlay)</svg></div>\
+      <figcaption>\(image.width)×\(image.height) \(HTMLText.escape(image.format))</figcaption></figure>
       """
   }
 
@@ -215,7 +215,8 @@ public struct HTMLReport {
     .entry.error{border-color:#d55}.entry h2{font-size:14px;margin:0 0 6px;word-break:break-all}
     .badge{display:inline-block;background:#446;color:#fff;border-radius:3px;padding:0 6px;font-size:12px}
     .error .badge{background:#c33}.body{display:flex;gap:16px;flex-wrap:wrap;align-items:flex-start}
-    .photo{margin:0;width:220px}.photo svg{width:220px;height:165px;background:#eee}
+    .photo{margin:0;width:220px}.frame{position:relative;width:220px;height:165px;background:#eee}
+    .frame svg,.thumb{position:absolute;left:0;top:0;width:100%;height:100%}.thumb{object-fit:contain}
     .photo figcaption{font-size:11px;color:#777}.quad{fill:rgba(0,200,120,.15);stroke:#0c7}
     .crop{width:253px;height:160px;object-fit:contain;border:1px solid #ccc;border-radius:8px}
     .swatches{display:flex;gap:4px;margin:4px 0}.swatch{font:11px monospace;padding:14px 4px 2px;color:#fff;
