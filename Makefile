@@ -26,6 +26,7 @@ run: release
 ## stages are pixel loops that run 10-50x slower unoptimised; -enable-testing keeps @testable.
 TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
 test: deps
+	@scripts/ensure-deps.sh chromium  # the report test renders report.html in headless Chromium
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
 

@@ -12,6 +12,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
   ],
   targets: [
     // libjpeg reports errors by longjmp; this C target keeps jpeglib.h and setjmp out of Swift.
@@ -28,7 +29,9 @@ let package = Package(
       dependencies: [
         "CJPEG", "CPNG", "CWebP", "CHeif", "CZBar", "CTesseract",
         .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "_CryptoExtras", package: "swift-crypto"),
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ],
       resources: [.copy("Resources")]
     ),
@@ -41,7 +44,10 @@ let package = Package(
     ),
     .testTarget(name: "SnapsortCoreTests", dependencies: ["SnapsortCore"]),
     .testTarget(name: "GoldenTests", dependencies: ["SnapsortCore"]),
-    .testTarget(name: "CLITests", dependencies: ["SnapsortCore"], exclude: ["Snapshots"]),
+    .testTarget(
+      name: "CLITests",
+      dependencies: ["SnapsortCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+      exclude: ["Snapshots"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,8 @@ struct Snapsort: ParsableCommand {
     version: SnapsortVersionString.value,
     subcommands: [
       RunCommand.self, CheckCommand.self, MergeCommand.self, ListStagesCommand.self, TrainIssuersCommand.self,
-      EvalIssuersCommand.self, IssuersCommand.self,
+      EvalIssuersCommand.self, IssuersCommand.self, SearchCommand.self, TagCommand.self, AnnotateCommand.self,
+      CategoryCommand.self, StatsCommand.self, ExportCommand.self, VerifyBackupCommand.self,
     ],
     defaultSubcommand: nil
   )

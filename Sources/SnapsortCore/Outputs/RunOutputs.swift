@@ -17,6 +17,18 @@ public enum RunOutputs {
   }
 
   /// The files derived from the records: the SQLite store and the HTML report.
-  public static func writeDerived(records: [Record], summary: RunSummary, to outputDirectory: URL) throws {
+  ///
+  /// - Parameter sources: each record's photo by its `file` name, when known (a run knows them,
+  ///   a merge does not), so the report can show the photo under its detected quad.
+  public static func writeDerived(
+    records: [Record], summary: RunSummary, to outputDirectory: URL, sources: [String: URL] = [:]
+  ) throws {
+    let store = try RecordStore(
+      url: outputDirectory.appendingPathComponent(RecordStore.fileName), create: true)
+    try store.replaceRun(records: records)
+    let report = HTMLReport(
+      records: records, summary: summary, outputDirectory: outputDirectory, sources: sources)
+    try AtomicFile.write(
+      Data(report.render().utf8), to: outputDirectory.appendingPathComponent(HTMLReport.fileName))
   }
 }

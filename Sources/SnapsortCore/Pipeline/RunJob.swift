@@ -78,7 +78,9 @@ public struct RunJob: Sendable {
       interrupted: timings.notStarted > 0)
     let summaryURL = outputDirectory.appendingPathComponent("run.json")
     try summary.write(to: summaryURL)
-    try RunOutputs.writeDerived(records: records, summary: summary, to: outputDirectory)
+    try RunOutputs.writeDerived(
+      records: records, summary: summary, to: outputDirectory,
+      sources: Dictionary(listing.inputs.map { ($0.relativePath, $0.url) }) { first, _ in first })
     // Everything is in records.jsonl now; an interrupted run keeps its journal for the rerun.
     if !summary.interrupted { RecordJournal.remove(in: outputDirectory) }
     return Result(records: records, summary: summary, recordsURL: recordsURL, summaryURL: summaryURL)

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import SnapsortCore
+
+struct ExportCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "export",
+    abstract: "Export the store's loyalty cards for a card-wallet app.",
+    subcommands: [Catima.self, CardSnap.self])
+
+  struct Catima: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "catima",
+      abstract: "Write a Catima backup (v2 zip: catima.csv and card_<id>_front.png), importable in Catima.",
+      discussion: """
+        Card records with a barcode are exported (payment cards never are); the issuer's name, \
+        else the suggested name, becomes the store; tags become groups.
+        """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(name: [.short, .customLong("output")], help: "The zip file to write.")
+    var output: String
+
+    func run() throws {
+      let store = try store.open()
+      let export = try CatimaExport(store: store)
+      let data = try export.zip(cropsRoot: store.url.deletingLastPathComponent())
+      try writeOutput(data, to: output)
+      for (file, reason) in export.skipped { Terminal.info("not exported: \(file) (\(reason))") }
+      Terminal.info("\(export.cards.count) cards → \(output)")
+    }
+  }
+
+  struct CardSnap: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "cardsnap",
+      abstract: "Write an encrypted Card Snap backup (AES-256-GCM, key from PBKDF2-HMAC-SHA256).",
+      discussion:
+        "The password is the first line of --password-file; check the result with `snapsort verify-backup`.")
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(name: .customLong("password-file"), help: "A file whose first line is the password.")
+    var passwordFile: String
+
+    @Option(name: [.short, .customLong("output")], help: "The backup file to write.")
+    var output: String
+
+    @Option(name: .long, help: "PBKDF2 iterations (at least 150000).")
+    var iterations: Int = CardSnapBackup.defaultIterations
+
+    func validate() throws {
+      if iterations < CardSnapBackup.minimumIterations {
+        throw ValidationError("--iterations must be at least \(CardSnapBackup.minimumIterations).")
+      }
+    }
+
+    func run() throws {
+      let password = try readPassword(passwordFile)
+      let store = try store.open()
+      let contents = try CardSnapBackup.contents(
+        of: store, catalog: try IssuerCatalog.bundled(), cropsRoot: store.url.deletingLastPathComponent())
+      let data = try CardSnapBackup.seal(contents, password: password, iterations: iterations)
+      try writeOutput(data, to: output)
+      Terminal.info("\(contents.cards.count) cards, \(contents.stores.count) stores → \(output)")
+    }
+  }
+}
+
+struct VerifyBackupCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "verify-backup",
+    abstract: "Decrypt a Card Snap backup and check every card and image against its SHA-256.")
+
+  @Argument(help: "The backup file.", completion: .file())
+  var file: String
+
+  @Option(name: .customLong("password-file"), help: "A file whose first line is the password.")
+  var passwordFile: String
+
+  func run() throws {
+    let password = try readPassword(passwordFile)
+    guard let data = FileManager.default.contents(atPath: file) else {
+      Terminal.error("cannot read \(file)")
+      throw SnapsortExit.usage
+    }
+    do {
+      let contents = try CardSnapBackup.open(data, password: password)
+      print(
+        "ok: \(contents.cards.count) cards, \(contents.stores.count) stores, \(contents.images.count) images; "
+          + "schema version \(contents.metadata.schemaVersion)")
+    } catch let failure as CardSnapBackup.Failure {
+      Terminal.error("\(file): \(failure.description)")
+      throw ExitCode(1)
+    }
+  }
+}
+
+/// The first line of a password file, without its line end.
+func readPassword(_ path: String) throws -> String {
+  guard let data = FileManager.default.contents(atPath: path) else {
+    Terminal.error("cannot read the password file \(path)")
+    throw SnapsortExit.usage
+  }
+  let line =
+    String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first
+    .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\r")) } ?? ""
+  if line.isEmpty {
+    Terminal.error("the password file \(path) is empty")
+    throw SnapsortExit.usage
+  }
+  return line
+}
+
+func writeOutput(_ data: Data, to path: String) throws {
+  do {
+    try AtomicFile.write(data, to: URL(fileURLWithPath: path))
+  } catch {
+    Terminal.error("cannot write \(path): \(error.localizedDescription)")
+    throw SnapsortExit.outputNotWritable
+  }
+}

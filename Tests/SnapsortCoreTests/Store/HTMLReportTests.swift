@@ -1,0 +1,56 @@
+import Foundation
+import XCTest
+
+@testable import SnapsortCore
+
+/// The report's HTML from records built in code: one entry each, every untrusted string escaped.
+/// (The page in a real browser is checked by CLITests.StoreCommandTests.)
+final class HTMLReportTests: XCTestCase {
+  func render(_ records: [Record]) -> String {
+    let summary = RunSummary(
+      version: "test", configHash: "abc", config: nil, startedAt: "", wallSeconds: 0, jobs: 1,
+      counts: .init(inputs: records.count, ok: records.count, error: 0, skipped: 0, notStarted: 0),
+      stages: [:], skippedFiles: [], interrupted: false)
+    return HTMLReport(records: records, summary: summary, outputDirectory: URL(fileURLWithPath: "/tmp/out"))
+      .render()
+  }
+
+  func testOneEntryPerRecordWithReceiptsAndErrors() {
+    let html = render(StoreFixtures.sample)
+    XCTAssertEqual(
+      html.components(separatedBy: "<article class=\"entry").count - 1, StoreFixtures.sample.count)
+    XCTAssertTrue(html.contains("<td>Coffee beans</td>"))
+    XCTAssertTrue(html.contains("<span class=\"ok\">✓</span> items add up to the subtotal"))
+    XCTAssertTrue(html.contains("load: not a PNG: bad signature"))
+    XCTAssertTrue(
+      html.contains("<polygon class=\"quad\" points=\"40.0,30.0 360.0,40.0 350.0,250.0 50.0,240.0\""))
+    XCTAssertTrue(html.contains("background:#1b7f3a"))
+  }
+
+  func testEveryUntrustedStringIsEscaped() {
+    let hostile = "<script>alert(1)</script>\"'&<img src=x onerror=alert(2)>"
+    var records = [
+      StoreFixtures.card("x/<b>.jpg", name: hostile, code: ("qr", hostile), text: [hostile]),
+      StoreFixtures.receipt(
+        "r.jpg", merchant: hostile, date: hostile, total: "1", items: [(hostile, hostile)]),
+      StoreFixtures.failure("e.jpg", message: hostile),
+    ]
+    records[0].card?.colors = [ColorShare(hex: "red;}</style><script>", share: 1)]
+    records[0].card?.issuer = IssuerMatch(id: hostile, name: hostile, confidence: 0.5, alternatives: [])
+    records[0].notes = [hostile]
+    let html = render(records)
+    XCTAssertFalse(html.contains("<script>alert"))
+    XCTAssertFalse(html.contains("<img src=x"))
+    XCTAssertFalse(html.contains("<b>.jpg"))
+    XCTAssertFalse(html.contains("</style><script>"), "a colour that is not #rrggbb is left out")
+    XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;"))
+    // Only the report's own script tag.
+    XCTAssertEqual(html.components(separatedBy: "<script").count - 1, 1)
+  }
+
+  func testRelativePathToThePhoto() {
+    let href = HTMLReport.relativePath(
+      from: URL(fileURLWithPath: "/data/out"), to: URL(fileURLWithPath: "/data/photos/a b#1.jpg"))
+    XCTAssertEqual(href, "../photos/a%20b%231.jpg")
+  }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import XCTest
+
+@testable import SnapsortCore
+
+/// The store on a real SQLite file in a temporary folder.
+final class RecordStoreTests: XCTestCase {
+  var directory: URL!
+  var store: RecordStore!
+
+  override func setUpWithError() throws {
+    directory = try TestImages.temporaryDirectory()
+    store = try RecordStore(url: directory.appendingPathComponent(RecordStore.fileName), create: true)
+    try store.replaceRun(records: StoreFixtures.sample)
+  }
+
+  override func tearDownWithError() throws {
+    store = nil
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  func files(_ query: String, _ filter: SearchFilter = SearchFilter()) throws -> [String] {
+    try store.search(filter, queries: [query]).map(\.file)
+  }
+
+  func testEveryRecordIsStoredWithItsBarcodesAndItems() throws {
+    XCTAssertEqual(try store.count("records"), StoreFixtures.sample.count)
+    XCTAssertEqual(try store.count("barcodes"), 2)
+    XCTAssertEqual(try store.count("receipt_items"), 6)
+    XCTAssertEqual(try store.count("search_fts"), StoreFixtures.sample.count)
+  }
+
+  func testRerunUpdatesByContentHashWithoutDuplicates() throws {
+    var changed = StoreFixtures.sample
+    changed[0].card?.name = NameSuggestion(suggested: "Green Basket Gold", alternatives: [])
+    try store.replaceRun(records: changed)
+    try store.replaceRun(records: changed)
+    XCTAssertEqual(try store.count("records"), StoreFixtures.sample.count)
+    XCTAssertEqual(try store.count("barcodes"), 2)
+    XCTAssertEqual(try store.count("search_fts"), StoreFixtures.sample.count)
+    XCTAssertEqual(try files("gold"), ["cards/green.jpg"])
+    // The same photo moved to another path is the same row.
+    var moved = changed
+    moved[0].file = "cards/moved/green.jpg"
+    try store.replaceRun(records: moved)
+    XCTAssertEqual(try store.count("records"), StoreFixtures.sample.count)
+    XCTAssertEqual(try files("gold"), ["cards/moved/green.jpg"])
+  }
+
+  func testTagsAndAnnotationsSurviveReruns() throws {
+    XCTAssertEqual(
+      try store.tag(file: "receipts/r1.jpg", tags: ["Reimbursement", "trip"]), ["reimbursement", "trip"])
+    try store.annotate(file: "r3.jpg", text: "Paid by the company card")
+    try store.replaceRun(records: StoreFixtures.sample)
+    // A photo missing from a run leaves the store, and its tags come back with it.
+    try store.replaceRun(records: Array(StoreFixtures.sample.dropFirst(3)))
+    XCTAssertEqual(try store.count("records"), StoreFixtures.sample.count - 3)
+    XCTAssertEqual(try store.count("record_json"), StoreFixtures.sample.count - 3, "removed with their record")
+    XCTAssertEqual(try store.count("barcodes"), 0)
+    XCTAssertEqual(try store.count("search_fts"), StoreFixtures.sample.count - 3)
+    try store.replaceRun(records: StoreFixtures.sample)
+    XCTAssertEqual(try files("", SearchFilter(tag: "reimbursement")), ["receipts/r1.jpg"])
+    XCTAssertEqual(try files("company"), ["receipts/r3.jpg"])
+    XCTAssertEqual(
+      try store.search(SearchFilter(), queries: ["company"]).first?.annotations, ["Paid by the company card"])
+    XCTAssertEqual(try files("trip"), ["receipts/r1.jpg"], "tags are searchable too")
+  }
+
+  func testUnknownFileIsAClearError() {
+    XCTAssertThrowsError(try store.tag(file: "nope.jpg", tags: ["x"])) { error in
+      XCTAssertTrue("\(error)".contains("nope.jpg is not in the store"), "\(error)")
+    }
+  }
+
+  func testMissingStoreFileIsAClearError() {
+    XCTAssertThrowsError(try RecordStore(url: directory.appendingPathComponent("missing.sqlite"))) { error in
+      XCTAssertTrue("\(error)".contains("no store at"), "\(error)")
+    }
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: directory.appendingPathComponent("missing.sqlite").path))
+  }
+
+  func testSearchAppliesTheQueryRules() throws {
+    // The card's file name holds "coffee" too: names are searchable.
+    XCTAssertEqual(try files("COFFEE"), ["cards/coffee.jpg", "receipts/r1.jpg", "receipts/r3.jpg"])
+    XCTAssertEqual(try files("coffee -decaf"), ["cards/coffee.jpg", "receipts/r1.jpg"])
+    XCTAssertEqual(try files("coffee not decaf"), ["cards/coffee.jpg", "receipts/r1.jpg"])
+    XCTAssertEqual(try files("milk+coffee"), ["receipts/r1.jpg", "receipts/r3.jpg"])
+    XCTAssertEqual(try files("tea or mystery"), ["cards/nocode.jpg", "receipts/r2.jpg"])
+    XCTAssertEqual(try files("brühl"), ["cards/coffee.jpg"])
+    XCTAssertEqual(try files("5901234"), ["cards/green.jpg"], "barcode values are searchable")
+    XCTAssertEqual(try files("signature"), ["bad/corrupt.png"], "error messages are searchable")
+    XCTAssertEqual(try files(" ,.; ").count, StoreFixtures.sample.count)
+    XCTAssertEqual(try files("nothing-like-this"), [])
+  }
+
+  func testShortKeywordsMatchWithoutTheTrigramIndex() throws {
+    XCTAssertEqual(try files("kr 42"), ["cards/coffee.jpg"])
+    XCTAssertEqual(try files("-r"), [], "every record's file name holds an r")
+  }
+
+  /// The SQL translation agrees with the reference semantics on every query over the fixtures.
+  func testStoreAgreesWithTheReferenceMatcher() throws {
+    let words = ["green", "tea", "coffee", "milk", "-decaf", "or", "not", "basket", "kr", "club", "+", "7"]
+    var generator = SeededGenerator(seed: 7)
+    let texts = try store.searchableTexts()
+    for _ in 0..<200 {
+      let count = Int(generator.next() % 4) + 1
+      let query = (0..<count).map { _ in words[Int(generator.next() % UInt64(words.count))] }.joined(
+        separator: " ")
+      let expected = texts.filter { SearchQuery(parsing: query).matches($0.text) }.map(\.file).sorted()
+      XCTAssertEqual(try files(query), expected, query)
+    }
+  }
+
+  func testFilters() throws {
+    XCTAssertEqual(try files("", SearchFilter(kind: .card)).count, 3)
+    XCTAssertEqual(try files("", SearchFilter(merchant: "green b")), ["receipts/r1.jpg", "receipts/r3.jpg"])
+    XCTAssertEqual(try files("", SearchFilter(issuer: "green-basket")), ["cards/green.jpg"])
+    XCTAssertEqual(try files("", SearchFilter(issuer: "BASKET")), ["cards/green.jpg"])
+    XCTAssertEqual(try files("", SearchFilter(from: "2024-04")), ["receipts/r2.jpg", "receipts/r3.jpg"])
+    XCTAssertEqual(try files("", SearchFilter(from: "2024-04-12", to: "2024-04-30")), ["receipts/r3.jpg"])
+    XCTAssertEqual(try files("", SearchFilter(to: "2024-03")), ["receipts/r1.jpg"])
+    XCTAssertEqual(try files("", SearchFilter(minTotal: "10")), ["receipts/r1.jpg", "receipts/r3.jpg"])
+    XCTAssertEqual(
+      try files("", SearchFilter(minTotal: "7.2", maxTotal: "12.5")), ["receipts/r1.jpg", "receipts/r2.jpg"])
+    XCTAssertEqual(
+      try files("green", SearchFilter(kind: .receipt, maxTotal: "20")),
+      ["receipts/r1.jpg", "receipts/r2.jpg"])
+    XCTAssertThrowsError(try files("", SearchFilter(from: "March")))
+    XCTAssertThrowsError(try files("", SearchFilter(minTotal: "ten")))
+  }
+
+  func testCategoriesIncludingTheDefaultReimbursement() throws {
+    XCTAssertEqual(try store.categories().map(\.name), ["reimbursement"])
+    XCTAssertEqual(try store.category(named: "reimbursement"), SearchFilter(tag: "reimbursement"))
+    XCTAssertTrue(try store.knownTags().contains("reimbursement"))
+    try store.saveCategory(name: "groceries", filter: SearchFilter(query: "milk or beans", kind: .receipt))
+    let groceries = try store.category(named: "groceries")
+    XCTAssertEqual(try store.search(groceries).map(\.file), ["receipts/r1.jpg", "receipts/r3.jpg"])
+    XCTAssertEqual(
+      try store.search(groceries.merging(SearchFilter(maxTotal: "20")), queries: ["-decaf"]).map(\.file),
+      ["receipts/r1.jpg"])
+    XCTAssertThrowsError(try store.category(named: "nope"))
+  }
+
+  func testStats() throws {
+    let stats = try store.stats()
+    XCTAssertEqual(stats.records, StoreFixtures.sample.count)
+    XCTAssertEqual(stats.errors, 1)
+    XCTAssertEqual(stats.spendByMerchant.first, .init(key: "Green Basket", receipts: 2, total: "42.55"))
+    XCTAssertEqual(stats.spendByMonth.map(\.key), ["2024-03", "2024-04"])
+    XCTAssertEqual(stats.spendByMonth.last?.total, "37.25")
+    XCTAssertEqual(stats.mostVisitedMerchant, .init(key: "Green Basket", count: 2))
+    XCTAssertEqual(stats.mostCommonItems.prefix(2).map(\.key), ["green tea", "milk"])
+  }
+
+  func testAKilledRunLeavesThePreviousStore() throws {
+    // A run that fails after writing part of its records rolls back as a whole.
+    try store.tag(file: "cards/green.jpg", tags: ["keep"])
+    let url = directory.appendingPathComponent(RecordStore.fileName)
+    let writer = try RecordStore(url: url)
+    XCTAssertThrowsError(
+      try writer.replaceRun(records: Array(StoreFixtures.sample.prefix(3)), now: Date(), failAfter: 2))
+    XCTAssertEqual(try store.count("records"), StoreFixtures.sample.count)
+    XCTAssertEqual(try files("keep"), ["cards/green.jpg"])
+  }
+}
