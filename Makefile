@@ -19,7 +19,7 @@ release: deps
 ## Runs the default pipeline over samples/ into out/.
 run: release
 	.build/release/snapsort run samples --out $(OUT) --jobs $(JOBS); status=$$?; \
-	echo "records: $(OUT)/records.jsonl   summary: $(OUT)/run.json   crops: $(OUT)/cards/"; \
+	echo "records: $(OUT)/records.jsonl   report: $(OUT)/report.html   store: $(OUT)/snapsort.sqlite   summary: $(OUT)/run.json   crops: $(OUT)/cards/"; \
 	[ $$status -le 1 ] || exit $$status
 
 ## Runs the whole test suite (unit, golden over samples/, CLI end to end). Optimised build: the
