@@ -75,7 +75,14 @@ final class ScaleTests: XCTestCase {
     let input = try makeFolder(count: 60)
     let out = directory.appendingPathComponent("out")
     let process = try launch(["run", input.path, "--out", out.path, "--jobs", "1", "--quiet"])
-    Thread.sleep(forTimeInterval: 0.3)
+    // Interrupt once the first photo is in the journal, however loaded the machine is.
+    let journal = RecordJournal.url(in: out)
+    let deadline = Date().addingTimeInterval(120)
+    while process.isRunning, Date() < deadline,
+      ((try? Data(contentsOf: journal))?.firstIndex(of: UInt8(ascii: "\n"))) == nil
+    {
+      Thread.sleep(forTimeInterval: 0.02)
+    }
     kill(process.processIdentifier, SIGINT)
     process.waitUntilExit()
     XCTAssertEqual(process.terminationStatus, 130)
