@@ -18,6 +18,8 @@ from eval_cards import iou  # noqa: E402
 def main():
     expected_dir, records_path, out_dir = sys.argv[1:4]
     os.makedirs(out_dir, exist_ok=True)
+    for old in os.listdir(out_dir):
+        os.remove(os.path.join(out_dir, old))
     records = {os.path.splitext(r["file"])[0]: r for r in map(json.loads, open(records_path))}
     for f in sorted(os.listdir(expected_dir)):
         if not f.endswith(".expected.json"):
