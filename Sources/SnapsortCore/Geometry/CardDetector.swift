@@ -39,7 +39,7 @@ public struct CardDetector: Sendable {
     guard lines.count >= 4 else { return nil }
     let imageArea = Double(small.width * small.height)
     let pairs = parallelPairs(lines, minimumSeparation: Double(min(small.width, small.height)) * 0.08)
-    var candidates: [(quad: [Point], score: Double)] = []
+    var candidates: [(quad: [Point], sides: [HoughLines.Line], score: Double)] = []
     for i in 0..<pairs.count {
       for j in (i + 1)..<pairs.count {
         let (a1, a2) = pairs[i], (b1, b2) = pairs[j]
@@ -59,7 +59,7 @@ public struct CardDetector: Sendable {
         let score =
           support.sides * (1 - 0.8 * support.runOn) * (0.3 + 0.7 * aspect)
           * (0.55 + 0.45 * min(1, fraction / 0.3).squareRoot())
-        candidates.append((quad, score))
+        candidates.append((quad, sides, score))
       }
     }
     let evaluated = candidates.count
@@ -68,7 +68,8 @@ public struct CardDetector: Sendable {
     var best: (quad: [Point], score: Double)?
     for candidate in candidates.prefix(24) {
       let contrast = field.borderContrast(candidate.quad)
-      let score = candidate.score * (0.7 + 0.3 * contrast)
+      let breaks = Self.breaks(candidate.sides, candidate.quad)
+      let score = candidate.score * (0.7 + 0.3 * contrast) * pow(0.85, Double(breaks))
       if score > (best?.score ?? 0) { best = (candidate.quad, score) }
     }
     guard let best, best.score >= minimumScore * 0.5 else { return nil }
@@ -146,6 +147,22 @@ public struct CardDetector: Sendable {
     // The weakest side may be half hidden; below that, the quad is doubtful.
     let weakest = min(1, sorted[0] / 0.5)
     return (mean * weakest.squareRoot() * min(1, sorted[1] / 0.6), runOn)
+  }
+
+  /// Gaps in the sides beyond one per side: a thumb or a patch of glare interrupts a card's side
+  /// once, while a side pieced together from several things in a row (a card, a code panel and
+  /// list rows aligned on one margin in a screenshot) has a gap between each.
+  static func breaks(_ sides: [HoughLines.Line], _ quad: [Point]) -> Int {
+    var total = 0
+    for k in 0..<4 {
+      let line = sides[k]
+      let a = line.position(of: quad[k]), b = line.position(of: quad[(k + 1) % 4])
+      let lo = min(a, b), hi = max(a, b), length = hi - lo
+      let gaps = line.gaps(
+        from: lo + 0.07 * length, to: hi - 0.07 * length, minimum: max(3, 0.03 * length))
+      total += max(0, gaps - 1)
+    }
+    return total
   }
 
   /// The part of the stretch `from…to` along the line that lies inside the image.

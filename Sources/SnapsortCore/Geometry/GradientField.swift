@@ -84,9 +84,12 @@ struct GradientField {
       }
       channels.append(blurred)
     }
-    // An edge is stronger than most of the image: the 85th percentile, at least a faint step.
+    // An edge is stronger than most of the image (the 85th percentile) and well above the noise
+    // (four times the median); but a dense texture such as a barcode panel filling a seventh of
+    // a screenshot must not hide a faint card border, so a step of about ten levels always counts.
     let sample = stride(from: 0, to: magnitude.count, by: 7).map { magnitude[$0] }.sorted()
-    threshold = max(12, sample[Int(Double(sample.count - 1) * 0.85)])
+    let noise = max(4, 4 * sample[sample.count / 2])
+    threshold = max(noise, min(24, sample[Int(Double(sample.count - 1) * 0.85)]))
     self.channels = channels
     self.channelOf = channelOf
     self.gx = gx

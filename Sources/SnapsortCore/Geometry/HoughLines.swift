@@ -26,6 +26,22 @@ struct HoughLines {
       return Point((rho * s2 - other.rho * s1) / det, (c1 * other.rho - c2 * rho) / det)
     }
 
+    /// Uncovered stretches at least `minimum` long between positions `a` and `b`.
+    func gaps(from a: Double, to b: Double, minimum: Double) -> Int {
+      let lo = max(0, min(covered.count - 1, Int(min(a, b).rounded()) + offset))
+      let hi = max(0, min(covered.count - 1, Int(max(a, b).rounded()) + offset))
+      var count = 0, run = 0
+      for bin in lo..<max(lo, hi) {
+        if covered[bin + 1] == covered[bin] {
+          run += 1
+        } else {
+          if Double(run) >= minimum { count += 1 }
+          run = 0
+        }
+      }
+      return Double(run) >= minimum ? count + 1 : count
+    }
+
     /// Share of the stretch between positions `a` and `b` that edge pixels along the line cover;
     /// the part outside the image counts as neither covered nor uncovered.
     func coverage(from a: Double, to b: Double) -> (covered: Double, length: Double) {
