@@ -28,7 +28,9 @@ public struct CardDetector: Sendable {
   public init() {}
 
   public func detect(in image: Bitmap) -> Result? {
-    let small = image.fitting(maxSide: searchSide)
+    // A whole-factor box reduction first (cheap), then the filtered resize on what is left.
+    let factor = max(1, max(image.width, image.height) / searchSide)
+    let small = image.boxReduced(by: factor).fitting(maxSide: searchSide)
     guard small.width >= 32, small.height >= 32 else { return nil }
     let scale = Double(image.width) / Double(small.width)
     let field = GradientField(smoothing: small)
@@ -40,19 +42,26 @@ public struct CardDetector: Sendable {
     let imageArea = Double(small.width * small.height)
     let pairs = parallelPairs(lines, minimumSeparation: Double(min(small.width, small.height)) * 0.08)
     var candidates: [(quad: [Point], sides: [HoughLines.Line], score: Double)] = []
+    let (w, h) = (Double(small.width), Double(small.height))
+    let (mx, my) = (w * 0.04, h * 0.04)
     for i in 0..<pairs.count {
       for j in (i + 1)..<pairs.count {
-        let (a1, a2) = pairs[i], (b1, b2) = pairs[j]
-        let angle = abs(angleBetween(a1.theta, b1.theta))
-        guard angle > 50 * .pi / 180 else { continue }
-        let sides = [a1, b1, a2, b2]
-        guard let quad = quadrilateral(sides) else { continue }
+        let (a1, a2) = (lines[pairs[i].0], lines[pairs[i].1]),
+          (b1, b2) = (lines[pairs[j].0], lines[pairs[j].1])
+        guard abs(a1.c * b1.c + a1.s * b1.s) < cos(50 * Double.pi / 180) else { continue }
+        // Cheap tests on the bare corners first: most line combinations fail one of them.
+        guard let p0 = b2.intersection(a1), let p1 = a1.intersection(b1), let p2 = b1.intersection(a2),
+          let p3 = a2.intersection(b2)
+        else { continue }
+        func inFrame(_ p: Point) -> Bool { p.x > -mx && p.y > -my && p.x < w + mx && p.y < h + my }
+        guard inFrame(p0), inFrame(p1), inFrame(p2), inFrame(p3) else { continue }
+        let quad = [p0, p1, p2, p3]
         let area = Quad.area(quad)
         guard area > imageArea * 0.03, area < imageArea * 1.05, Quad.isConvex(quad) else { continue }
-        guard inside(quad, width: small.width, height: small.height, margin: 0.04) else { continue }
         guard anglesPlausible(quad) else { continue }
         let aspect = aspectScore(quad, width: small.width, height: small.height)
         guard aspect > 0.05 else { continue }
+        let sides = [a1, b1, a2, b2]
         let support = sideSupport(sides, quad, width: small.width, height: small.height)
         guard support.sides > 0.2 else { continue }
         let fraction = area / imageArea
@@ -81,10 +90,9 @@ public struct CardDetector: Sendable {
 
   // MARK: - Candidate geometry
 
-  private func parallelPairs(_ lines: [HoughLines.Line], minimumSeparation: Double) -> [(
-    HoughLines.Line, HoughLines.Line
-  )] {
-    var pairs: [(HoughLines.Line, HoughLines.Line)] = []
+  /// Indices of roughly parallel lines far enough apart to be opposite sides.
+  private func parallelPairs(_ lines: [HoughLines.Line], minimumSeparation: Double) -> [(Int, Int)] {
+    var pairs: [(Int, Int)] = []
     for i in 0..<lines.count {
       for j in (i + 1)..<lines.count {
         let difference = abs(angleBetween(lines[i].theta, lines[j].theta))
@@ -93,7 +101,7 @@ public struct CardDetector: Sendable {
         // Distance between the lines measured at the midpoint of the first line's segment.
         let gap = abs(lines[j].distance(to: lines[i].anchor))
         guard gap > minimumSeparation else { continue }
-        pairs.append((lines[i], lines[j]))
+        pairs.append((i, j))
       }
     }
     return pairs
@@ -105,16 +113,6 @@ public struct CardDetector: Sendable {
     while d > .pi / 2 { d -= .pi }
     while d < -.pi / 2 { d += .pi }
     return d
-  }
-
-  /// The quad bounded by sides[0…3] in order around it: corner k joins side k−1 and side k.
-  private func quadrilateral(_ sides: [HoughLines.Line]) -> [Point]? {
-    var corners: [Point] = []
-    for k in 0..<4 {
-      guard let p = sides[(k + 3) % 4].intersection(sides[k]) else { return nil }
-      corners.append(p)
-    }
-    return corners
   }
 
   /// How much of each side edge pixels cover, and how far the side's line runs on past the
@@ -184,13 +182,6 @@ public struct CardDetector: Sendable {
       hi = min(hi, max(t1, t2))
     }
     return hi > lo ? (lo, hi) : nil
-  }
-
-  private func inside(_ quad: [Point], width: Int, height: Int, margin: Double) -> Bool {
-    let mx = Double(width) * margin, my = Double(height) * margin
-    return quad.allSatisfy {
-      $0.x > -mx && $0.y > -my && $0.x < Double(width) + mx && $0.y < Double(height) + my
-    }
   }
 
   private func anglesPlausible(_ quad: [Point]) -> Bool {

@@ -17,6 +17,7 @@ struct GradientField {
 
   /// Gradients of each colour channel, keeping at each pixel the strongest: a yellow card on
   /// beige tiles or a blue card on blue fabric differ in hue far more than in brightness.
+  /// The image should be at least 3 × 3.
   init(smoothing image: Bitmap) {
     width = image.width
     height = image.height
@@ -26,34 +27,38 @@ struct GradientField {
     var gy = [Float](repeating: 0, count: w * h)
     var magnitude = [Float](repeating: 0, count: w * h)
     var channelOf = [UInt8](repeating: 0, count: w * h)
+    var plane = [Float](repeating: 0, count: w * h)
     var temp = [Float](repeating: 0, count: w * h)
     for channel in 0..<c {
-      var blurred = [Float](repeating: 0, count: w * h)
-      // Separable [1 4 6 4 1] / 16 blur, then Sobel; raw buffers because this runs on every pixel.
+      // Separable blur, then Sobel; raw buffers and no clamping inside the rows because this
+      // runs on every pixel.
       image.pixels.withUnsafeBufferPointer { src in
-        temp.withUnsafeMutableBufferPointer { t in
-          for y in 0..<h {
-            let row = y * w
-            for x in 0..<w {
-              let x0 = max(0, x - 2), x1 = max(0, x - 1), x3 = min(w - 1, x + 1), x4 = min(w - 1, x + 2)
-              let sum =
-                Float(src[(row + x0) * c + channel]) + 4 * Float(src[(row + x1) * c + channel]) + 6
-                * Float(src[(row + x) * c + channel]) + 4 * Float(src[(row + x3) * c + channel])
-                + Float(src[(row + x4) * c + channel])
-              t[row + x] = sum / 16
+        plane.withUnsafeMutableBufferPointer { p in
+          for i in 0..<(w * h) { p[i] = Float(src[i * c + channel]) }
+        }
+      }
+      // [1 2 1] twice is [1 4 6 4 1]: smooth enough that the step test below sees steps.
+      for _ in 0..<2 {
+        plane.withUnsafeBufferPointer { p in
+          temp.withUnsafeMutableBufferPointer { t in
+            for y in 0..<h {
+              let row = y * w
+              t[row] = (3 * p[row] + p[row + 1]) / 4
+              for x in 1..<(w - 1) { t[row + x] = (p[row + x - 1] + 2 * p[row + x] + p[row + x + 1]) / 4 }
+              t[row + w - 1] = (p[row + w - 2] + 3 * p[row + w - 1]) / 4
             }
           }
-          blurred.withUnsafeMutableBufferPointer { b in
+        }
+        temp.withUnsafeBufferPointer { t in
+          plane.withUnsafeMutableBufferPointer { b in
             for y in 0..<h {
-              let r0 = max(0, y - 2) * w, r1 = max(0, y - 1) * w, r2 = y * w, r3 = min(h - 1, y + 1) * w,
-                r4 = min(h - 1, y + 2) * w
-              for x in 0..<w {
-                b[r2 + x] = (t[r0 + x] + 4 * t[r1 + x] + 6 * t[r2 + x] + 4 * t[r3 + x] + t[r4 + x]) / 16
-              }
+              let r0 = max(0, y - 1) * w, r1 = y * w, r2 = min(h - 1, y + 1) * w
+              for x in 0..<w { b[r1 + x] = (t[r0 + x] + 2 * t[r1 + x] + t[r2 + x]) / 4 }
             }
           }
         }
       }
+      let blurred = plane
       blurred.withUnsafeBufferPointer { b in
         gx.withUnsafeMutableBufferPointer { gxp in
           gy.withUnsafeMutableBufferPointer { gyp in

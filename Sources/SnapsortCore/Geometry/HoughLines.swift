@@ -6,6 +6,9 @@ struct HoughLines {
   struct Line {
     var theta: Double
     var rho: Double
+    /// cos θ and sin θ, asked for in every candidate quad.
+    var c: Double
+    var s: Double
     var votes: Int
     /// The mean position of the edge pixels on the line, a point of its visible segment.
     var anchor: Point
@@ -14,13 +17,13 @@ struct HoughLines {
     var covered: [Int32]
     var offset: Int
 
-    func distance(to p: Point) -> Double { p.x * cos(theta) + p.y * sin(theta) - rho }
+    func distance(to p: Point) -> Double { p.x * c + p.y * s - rho }
 
     /// Position of a point along the line.
-    func position(of p: Point) -> Double { -p.x * sin(theta) + p.y * cos(theta) }
+    func position(of p: Point) -> Double { -p.x * s + p.y * c }
 
     func intersection(_ other: Line) -> Point? {
-      let (c1, s1, c2, s2) = (cos(theta), sin(theta), cos(other.theta), sin(other.theta))
+      let (c1, s1, c2, s2) = (c, s, other.c, other.s)
       let det = c1 * s2 - s1 * c2
       guard abs(det) > 1e-6 else { return nil }
       return Point((rho * s2 - other.rho * s1) / det, (c1 * other.rho - c2 * rho) / det)
@@ -139,6 +142,7 @@ struct HoughLines {
     var covered = [Int32](repeating: 0, count: marks.count + 1)
     for (index, mark) in marks.enumerated() { covered[index + 1] = covered[index] + (mark ? 1 : 0) }
     let anchor = n == 0 ? Point(rho * c, rho * s) : Point(sx / n, sy / n)
-    return Line(theta: theta, rho: rho, votes: votes, anchor: anchor, covered: covered, offset: offset)
+    return Line(
+      theta: theta, rho: rho, c: c, s: s, votes: votes, anchor: anchor, covered: covered, offset: offset)
   }
 }
