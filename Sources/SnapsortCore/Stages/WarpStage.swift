@@ -62,11 +62,13 @@ public final class WarpStage: Stage {
     item.card = card
   }
 
-  /// A barcode read upside down says the card is; without one the crop is kept as detected.
+  /// A barcode read upside down says the card is; without one, the layout (a chip, a code
+  /// panel) may; else the crop is kept as detected.
   private func isUpsideDown(_ crop: Bitmap) -> Bool {
     let votes = zbar.scan(crop.grayscale()).map(\.orientation)
     let down = votes.filter { $0 == 2 }.count
     let up = votes.filter { $0 == 0 }.count
-    return down > up
+    if down != up { return down > up }
+    return CardLayout.looksUpsideDown(crop)
   }
 }
