@@ -134,6 +134,7 @@ def render_card(design, rng, scale=2):
         draw.text((80 * s, 450 * s), "VALID THRU 09/29", font=font(26 * s), fill=fg)
         draw.text((80 * s, 520 * s), rng.choice(HOLDERS), font=font(34 * s), fill=fg)
         draw.text((760 * s, 520 * s), design["network"].upper(), font=font(44 * s, bold=True), fill=accent)
+        card.info["brand_colors"] = [design["bg"]]
         return card, design["bank"]
     # A band of accent colour, the brand name large near the top, boilerplate small below.
     band_top = rng.choice([0, 0, 420 * s])
@@ -159,6 +160,9 @@ def render_card(design, rng, scale=2):
     draw.rectangle((box[0] - pad, box[1] - pad, box[0] + code.width + pad, box[1] + code.height + pad), fill=(255, 255, 255))
     card.paste(code, box)
     draw.text((58 * s, 250 * s), rng.choice(HOLDERS), font=font(30 * s), fill=fg)
+    # The brand colours that cover at least 5 % of the card: the background, and the accent when
+    # its band (6 % of the height) is drawn.
+    card.info["brand_colors"] = [design["bg"]] + ([design["accent"]] if band_top and design["accent"] != design["bg"] else [])
     return card, name
 
 
@@ -325,7 +329,7 @@ def diagonal(quad):
     return math.hypot(x2 - x0, y2 - y0)
 
 
-def card_expected(design, name, quad, variation, kind="photo"):
+def card_expected(design, name, quad, variation, kind="photo", brand_colors=None):
     card = {"quad": rounded(quad)}
     if "network" in design:
         card["payment"] = {"network": design["network"], "last4": design["number"][-4:]}
@@ -338,7 +342,7 @@ def card_expected(design, name, quad, variation, kind="photo"):
     card["name"] = {"suggested": name}
     return {
         "_tolerance": {"card.quad": round(max(6.0, 0.015 * diagonal(quad)), 1)},
-        "_truth": {"variation": variation, "kind": kind, "brand_colors": [design["bg"], design["accent"]] if "network" not in design else [design["bg"]],
+        "_truth": {"variation": variation, "kind": kind, "brand_colors": brand_colors or [design["bg"]],
                    "issuer_name": design.get("name", design.get("bank"))},
         "status": "ok", "kind": "card", "card": card,
     }
@@ -372,6 +376,7 @@ def render_card_photo(design, rng, plan, size=(2016, 1512)):
     canvas = background(bg_kind, size, rng)
     add_clutter(canvas, rng, extras.get("clutter", []))
     art, name = render_card(design, rng)
+    brand_colors = art.info["brand_colors"]
     if bg_kind == "white" and "network" not in design:
         # Low contrast: a white card on a white table.
         art = Image.blend(art, Image.new("RGB", art.size, (244, 244, 244)), 0.0)
@@ -385,7 +390,7 @@ def render_card_photo(design, rng, plan, size=(2016, 1512)):
     if extras.get("hand"):
         add_hand(canvas, quad, rng)
     image = photograph(canvas, rng, glare=extras.get("glare", False), blur=extras.get("blur", 0))
-    return image, quad, name, extras.get("variation", bg_kind)
+    return image, quad, name, extras.get("variation", bg_kind), brand_colors
 
 
 def rotate_for_exif(image, quad, orientation):
@@ -405,12 +410,12 @@ def render_cards(out_dir, rng, count=None, plan=CARD_PLAN, designs=None, prefix=
         design = designs[index % len(designs)] if count is None else rng.choice(designs)
         if count is None and index in (4, 10, 16):
             design = PAYMENT[(index // 6) % len(PAYMENT)]
-        image, quad, name, variation = render_card_photo(design, rng, entry)
+        image, quad, name, variation, brand_colors = render_card_photo(design, rng, entry)
         stem = f"{prefix}-{index + 1:02d}-{variation.replace('_', '-')}"
         orientation = entry[4].get("orientation")
         stored = rotate_for_exif(image, quad, orientation) if orientation else image
         save_jpeg(stored, os.path.join(out_dir, stem + ".jpg"), quality=84, orientation=orientation)
-        expected = card_expected(design, name, quad, variation)
+        expected = card_expected(design, name, quad, variation, brand_colors=brand_colors)
         if orientation:
             expected["image"] = {"orientation": orientation, "width": image.width, "height": image.height}
         write_expected(os.path.join(out_dir, stem + ".expected.json"), expected)
@@ -430,6 +435,7 @@ def render_screenshot(design, rng, dark):
     draw.text((60, 180), "Wallet", font=font(84, bold=True), fill=text)
     draw.text((60, 290), "My cards", font=font(40), fill=muted)
     art, name = render_card(design, rng, scale=1)
+    brand_colors = art.info["brand_colors"]
     card_w = w - 120
     card_h = round(card_w * CARD_H / CARD_W)
     art = art.resize((card_w, card_h), Image.LANCZOS)
@@ -455,7 +461,7 @@ def render_screenshot(design, rng, dark):
         if y > h - 200:
             break
     draw.rounded_rectangle((w // 2 - 140, h - 40, w // 2 + 140, h - 28), radius=6, fill=text)
-    return image, quad, name
+    return image, quad, name, brand_colors
 
 
 def render_screenshots(out_dir, rng, count=6, designs=None):
@@ -464,10 +470,11 @@ def render_screenshots(out_dir, rng, count=6, designs=None):
     for index in range(count):
         design = pool[(index * 5 + 2) % len(pool)] if designs is None else rng.choice(pool)
         dark = index % 2 == 1
-        image, quad, name = render_screenshot(design, rng, dark)
+        image, quad, name, brand_colors = render_screenshot(design, rng, dark)
         stem = f"screenshot-{index + 1:02d}-{'dark' if dark else 'light'}"
         image.save(os.path.join(out_dir, stem + ".png"), optimize=True)
-        expected = card_expected(design, name, quad, "screenshot_dark" if dark else "screenshot_light", kind="screenshot")
+        expected = card_expected(design, name, quad, "screenshot_dark" if dark else "screenshot_light", kind="screenshot",
+                                 brand_colors=brand_colors)
         expected["_tolerance"]["card.quad"] = 4.0
         write_expected(os.path.join(out_dir, stem + ".expected.json"), expected)
 

@@ -19,13 +19,7 @@ struct RunCommand: ParsableCommand {
   @Argument(help: "Image files or folders to process.", completion: .file())
   var paths: [String]
 
-  @Option(
-    name: .long, help: "Pipeline config file (default: ./pipeline.json).",
-    completion: .file(extensions: ["json"]))
-  var config: String?
-
-  @Option(name: .long, help: "A preset from presets/: cards, receipts or screenshots.")
-  var preset: String?
+  @OptionGroup var configChoice: ConfigChoice
 
   @Option(name: [.short, .long], help: "Output folder.")
   var out: String = "out"
@@ -45,16 +39,15 @@ struct RunCommand: ParsableCommand {
     name: .long,
     help: ArgumentHelp(
       "Process only shard I of N (e.g. 0/4), chosen by a stable hash of each file's path.",
-      discussion: "Without it, SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX (with --shards) select the shard."))
+      discussion:
+        "Without it, SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX (with --shards) select the shard."
+    ))
   var shard: String?
 
   @Option(name: .long, help: "Shard count for JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs).")
   var shards: Int?
 
   func validate() throws {
-    if config != nil && preset != nil {
-      throw ValidationError("--config and --preset name two configs; give one.")
-    }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
     if paths.isEmpty { throw ValidationError("Give at least one file or folder to process.") }
     if let shard {
@@ -128,26 +121,6 @@ struct RunCommand: ParsableCommand {
   }
 
   private func resolveConfig() throws -> URL {
-    if let config {
-      let url = URL(fileURLWithPath: config)
-      guard FileManager.default.fileExists(atPath: url.path) else {
-        Terminal.error("config file not found: \(config)")
-        throw SnapsortExit.usage
-      }
-      return url
-    }
-    if let preset {
-      guard let url = ConfigLocator.preset(preset) else {
-        let known = ConfigLocator.presetNames().joined(separator: ", ")
-        Terminal.error("unknown preset \"\(preset)\" (known: \(known.isEmpty ? "none found" : known))")
-        throw SnapsortExit.usage
-      }
-      return url
-    }
-    guard let url = ConfigLocator.defaultConfig() else {
-      Terminal.error("no pipeline.json here or beside the snapsort executable; pass --config or --preset")
-      throw SnapsortExit.usage
-    }
-    return url
+    try configChoice.resolve()
   }
 }

@@ -9,7 +9,7 @@ struct Snapsort: ParsableCommand {
     subcommands: [
       RunCommand.self, CheckCommand.self, MergeCommand.self, ListStagesCommand.self, TrainIssuersCommand.self,
       EvalIssuersCommand.self, IssuersCommand.self, SearchCommand.self, TagCommand.self, AnnotateCommand.self,
-      CategoryCommand.self, StatsCommand.self, ExportCommand.self, VerifyBackupCommand.self,
+      CategoryCommand.self, StatsCommand.self, ExportCommand.self, VerifyBackupCommand.self, RewarpCommand.self,
     ],
     defaultSubcommand: nil
   )

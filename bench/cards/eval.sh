@@ -5,3 +5,11 @@ set -euo pipefail
   > "$BENCH_RESULTS/cards-snapsort.md"
 "$PY" bench/cards/eval_cards.py "$BENCH_IMAGES/cards" "$BENCH_WORK/baseline-cards-j1.jsonl" "OpenCV baseline (user script)" \
   > "$BENCH_RESULTS/cards-baseline.md"
+# Screenshots: the screenshots preset imports codes only, so their card geometry is measured with
+# the geometry stages alone (bench/cards/geometry.json).
+if [ -d "$BENCH_IMAGES/screenshots" ]; then
+  "$SNAPSORT" run "$BENCH_IMAGES/screenshots" --config bench/cards/geometry.json --out "$BENCH_WORK/out-screenshots-geometry" \
+    --jobs 1 --fresh --quiet || [ $? -le 1 ]
+  "$PY" bench/cards/eval_cards.py "$BENCH_IMAGES/screenshots" "$BENCH_WORK/out-screenshots-geometry/records.jsonl" \
+    "snapsort (screenshots, geometry stages)" > "$BENCH_RESULTS/cards-screenshots.md"
+fi

@@ -131,3 +131,36 @@ struct ResampleKernel {
     }
   }
 }
+
+extension Bitmap {
+  /// The mean of each `factor` × `factor` block (a partial block at the right or bottom edge is
+  /// dropped): a fast reduction by a whole factor, for analysis copies where speed matters more
+  /// than the exact size.
+  public func boxReduced(by factor: Int) -> Bitmap {
+    guard factor > 1, width >= factor, height >= factor else { return self }
+    let newWidth = width / factor, newHeight = height / factor, c = channels
+    let area = UInt32(factor * factor)
+    var sums = [UInt32](repeating: 0, count: newWidth * c)
+    return Bitmap(width: newWidth, height: newHeight, format: format) { out in
+      pixels.withUnsafeBufferPointer { src in
+        sums.withUnsafeMutableBufferPointer { acc in
+          for y in 0..<newHeight {
+            for i in 0..<acc.count { acc[i] = 0 }
+            for row in (y * factor)..<(y * factor + factor) {
+              let base = row * width * c
+              for x in 0..<newWidth {
+                var s = base + x * factor * c
+                for _ in 0..<factor {
+                  for k in 0..<c { acc[x * c + k] &+= UInt32(src[s + k]) }
+                  s += c
+                }
+              }
+            }
+            let target = y * newWidth * c
+            for i in 0..<acc.count { out[target + i] = UInt8((acc[i] + area / 2) / area) }
+          }
+        }
+      }
+    }
+  }
+}

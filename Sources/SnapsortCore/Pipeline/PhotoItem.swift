@@ -35,6 +35,8 @@ public final class PhotoItem {
 
   /// The card's corners in full-resolution pixels, clockwise from the card's top-left.
   public var cardQuad: [Point]?
+  /// The quad's corner order is the card's own (a person gave it): warp keeps it as it is.
+  public var cardQuadIsFinal = false
   /// The upright, perspective-corrected card.
   public var cardCrop: Bitmap?
   /// Barcodes found so far (in the crop or in the whole image).

@@ -59,7 +59,13 @@ public final class BarcodeStage: Stage {
   /// Decodes one grey image; `scale` maps its pixels to full-resolution image pixels.
   private func decode(_ gray: Bitmap, scale: Double, mapping: ((Point) -> Point)?) -> [BarcodeRecord] {
     var results: [BarcodeRecord] = []
-    for symbol in zbar.scan(gray) {
+    let symbols = zbar.scan(gray)
+    // A blurred code can give, on a few scan lines, another number with a valid check digit: a
+    // second read of the same symbology decoded from a small fraction of the lines the best one
+    // was is that ghost.
+    var bestQuality: [Int32: Int] = [:]
+    for symbol in symbols { bestQuality[symbol.type] = max(bestQuality[symbol.type] ?? 0, symbol.quality) }
+    for symbol in symbols where symbol.quality * 4 >= (bestQuality[symbol.type] ?? 0) {
       let symbology = Symbology(zbarType: symbol.type)
       guard symbology != .unknown else { continue }
       var record = BarcodeNormalizer.record(symbology: symbology, bytes: symbol.data)

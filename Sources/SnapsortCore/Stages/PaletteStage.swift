@@ -15,9 +15,9 @@ public final class PaletteStage: Stage {
     /// Smaller clusters are blends along edges and anti-aliasing, not colours of the card: they
     /// join their nearest colour.
     public var minimumShare: Double = 0.03
-    /// Size of the reduced crop the colours are counted on.
-    public var sampleWidth: Int = 96
-    public var sampleHeight: Int = 60
+    /// Size of the grid of points the colours are counted on.
+    public var sampleWidth: Int = 128
+    public var sampleHeight: Int = 80
     public init() {}
   }
 
@@ -49,8 +49,20 @@ public final class PaletteStage: Stage {
   }
 
   static func palette(of image: Bitmap, options: Options) -> [(lab: IssuerColor.Lab, share: Double)] {
-    let small = image.resized(width: options.sampleWidth, height: options.sampleHeight)
-    let border = max(2, options.sampleWidth / 24)
+    // One pixel from the middle of each cell, not the cell's mean: a mean turns barcode bars
+    // into grey and a thin band into a blend with its neighbours, colours the card does not
+    // have, while point samples keep every colour at its share of the area.
+    let sw = min(options.sampleWidth, image.width), sh = min(options.sampleHeight, image.height)
+    let small = Bitmap(width: sw, height: sh, format: .rgb) { out in
+      for y in 0..<sh {
+        let sy = (2 * y + 1) * image.height / (2 * sh)
+        for x in 0..<sw {
+          let sx = (2 * x + 1) * image.width / (2 * sw)
+          for k in 0..<3 { out[(y * sw + x) * 3 + k] = image.pixels[(sy * image.width + sx) * 3 + k] }
+        }
+      }
+    }
+    let border = max(2, sw / 24)
     var points: [Double] = []
     points.reserveCapacity(small.pixelCount * 3)
     for y in border..<(small.height - border) {

@@ -38,12 +38,12 @@ public final class WarpStage: Stage {
     // The card is landscape: start at a corner from which the first side is a long side.
     let horizontal = Quad.distance(quad[0], quad[1]) + Quad.distance(quad[2], quad[3])
     let vertical = Quad.distance(quad[1], quad[2]) + Quad.distance(quad[3], quad[0])
-    if vertical > horizontal { quad = Array(quad[3...] + quad[..<3]) }
+    if vertical > horizontal && !item.cardQuadIsFinal { quad = Array(quad[3...] + quad[..<3]) }
     let full = try item.fullImage()
     guard var crop = full.warped(quad: quad, width: options.width, height: options.height) else {
       throw StageFailure("the card's corners do not form a usable quadrilateral")
     }
-    if isUpsideDown(crop) {
+    if !item.cardQuadIsFinal && isUpsideDown(crop) {
       crop = crop.rotated180()
       quad = Array(quad[2...] + quad[..<2])
     }
@@ -62,11 +62,13 @@ public final class WarpStage: Stage {
     item.card = card
   }
 
-  /// A barcode read upside down says the card is; without one the crop is kept as detected.
+  /// A barcode read upside down says the card is; without one, the layout (a chip, a code
+  /// panel) may; else the crop is kept as detected.
   private func isUpsideDown(_ crop: Bitmap) -> Bool {
     let votes = zbar.scan(crop.grayscale()).map(\.orientation)
     let down = votes.filter { $0 == 2 }.count
     let up = votes.filter { $0 == 0 }.count
-    return down > up
+    if down != up { return down > up }
+    return CardLayout.looksUpsideDown(crop)
   }
 }

@@ -1,0 +1,148 @@
+import Foundation
+
+/// A Hough transform restricted, per edge pixel, to angles near its gradient direction.
+struct HoughLines {
+  /// `x cos θ + y sin θ = rho`, with where along it edges really are.
+  struct Line {
+    var theta: Double
+    var rho: Double
+    /// cos θ and sin θ, asked for in every candidate quad.
+    var c: Double
+    var s: Double
+    var votes: Int
+    /// The mean position of the edge pixels on the line, a point of its visible segment.
+    var anchor: Point
+    /// Running count of covered 1-px bins along the line, indexed by `t + offset` where `t` is
+    /// the position along the direction (−sin θ, cos θ) from the foot point.
+    var covered: [Int32]
+    var offset: Int
+
+    func distance(to p: Point) -> Double { p.x * c + p.y * s - rho }
+
+    /// Position of a point along the line.
+    func position(of p: Point) -> Double { -p.x * s + p.y * c }
+
+    func intersection(_ other: Line) -> Point? {
+      let (c1, s1, c2, s2) = (c, s, other.c, other.s)
+      let det = c1 * s2 - s1 * c2
+      guard abs(det) > 1e-6 else { return nil }
+      return Point((rho * s2 - other.rho * s1) / det, (c1 * other.rho - c2 * rho) / det)
+    }
+
+    /// Uncovered stretches at least `minimum` long between positions `a` and `b`.
+    func gaps(from a: Double, to b: Double, minimum: Double) -> Int {
+      let lo = max(0, min(covered.count - 1, Int(min(a, b).rounded()) + offset))
+      let hi = max(0, min(covered.count - 1, Int(max(a, b).rounded()) + offset))
+      var count = 0, run = 0
+      for bin in lo..<max(lo, hi) {
+        if covered[bin + 1] == covered[bin] {
+          run += 1
+        } else {
+          if Double(run) >= minimum { count += 1 }
+          run = 0
+        }
+      }
+      return Double(run) >= minimum ? count + 1 : count
+    }
+
+    /// Share of the stretch between positions `a` and `b` that edge pixels along the line cover;
+    /// the part outside the image counts as neither covered nor uncovered.
+    func coverage(from a: Double, to b: Double) -> (covered: Double, length: Double) {
+      let lo = max(0, min(covered.count - 1, Int(min(a, b).rounded()) + offset))
+      let hi = max(0, min(covered.count - 1, Int(max(a, b).rounded()) + offset))
+      guard hi > lo else { return (0, 0) }
+      return (Double(covered[hi] - covered[lo]), Double(hi - lo))
+    }
+  }
+
+  let field: GradientField
+  let edges: [Int]
+  let thetaBins = 360
+  let rhoOffset: Int
+  let rhoBins: Int
+
+  init(field: GradientField, edges: [Int]) {
+    self.field = field
+    self.edges = edges
+    let diagonal = Int((Double(field.width * field.width + field.height * field.height)).squareRoot()) / 2 + 2
+    rhoOffset = diagonal
+    rhoBins = 2 * diagonal + 1
+  }
+
+  /// Lines by votes, at most `perDirection` of them within any 30° of direction, so a texture
+  /// (wood grain, a barcode's bars) cannot crowd out the card's other sides.
+  func strongest(count: Int, minimumVotes: Int, perDirection: Int = 8) -> [Line] {
+    var accumulator = [Int32](repeating: 0, count: thetaBins * rhoBins)
+    let cosines = (0..<thetaBins).map { cos(Double($0) * 2 * .pi / Double(thetaBins)) }
+    let sines = (0..<thetaBins).map { sin(Double($0) * 2 * .pi / Double(thetaBins)) }
+    for i in edges {
+      let x = Double(i % field.width), y = Double(i / field.width)
+      // The signed gradient direction (dark → bright) is consistent along a step edge, so θ
+      // runs over the full circle and a near-vertical edge never splits across a wrap.
+      var angle = atan2(Double(field.gy[i]), Double(field.gx[i]))
+      if angle < 0 { angle += 2 * .pi }
+      let center = Int((angle / (2 * .pi) * Double(thetaBins)).rounded()) % thetaBins
+      for d in -3...3 {
+        let t = (center + d + thetaBins) % thetaBins
+        // ρ in bins of 2 px: a long edge whose angle falls between two θ bins drifts across a
+        // couple of pixels of ρ, and its votes should not be split.
+        let rho = Int(((x * cosines[t] + y * sines[t]) / 2).rounded()) + rhoOffset
+        accumulator[t * rhoBins + rho] += 1
+      }
+    }
+    var peaks: [(t: Int, r: Int, votes: Int32)] = []
+    for t in 0..<thetaBins {
+      for r in 0..<rhoBins {
+        let v = accumulator[t * rhoBins + r]
+        if v >= Int32(minimumVotes) { peaks.append((t, r, v)) }
+      }
+    }
+    peaks.sort { ($0.votes, $1.t, $1.r) > ($1.votes, $0.t, $0.r) }
+    var chosen: [(t: Int, r: Int, votes: Int32)] = []
+    var perBucket = [Int](repeating: 0, count: 6)
+    for peak in peaks {
+      let clash = chosen.contains { other in
+        var dt = abs(other.t - peak.t)
+        dt = min(dt, thetaBins - dt)
+        return dt <= 4 && abs(other.r - peak.r) <= 4
+      }
+      if clash { continue }
+      // Direction modulo 180°, in six buckets of 30°.
+      let bucket = (peak.t % (thetaBins / 2)) / 30
+      guard perBucket[bucket] < perDirection else { continue }
+      perBucket[bucket] += 1
+      chosen.append(peak)
+      if chosen.count == count { break }
+    }
+    return chosen.map { peak in
+      let theta = Double(peak.t) * 2 * .pi / Double(thetaBins)
+      let rho = Double(peak.r - rhoOffset) * 2
+      return trace(theta: theta, rho: rho, votes: Int(peak.votes))
+    }
+  }
+
+  /// Where along the line edges of either polarity run parallel to it, so a side whose contrast
+  /// flips (a mid-grey card on wood, glare) is still seen as one edge.
+  private func trace(theta: Double, rho: Double, votes: Int) -> Line {
+    let c = cos(theta), s = sin(theta)
+    let offset = rhoOffset * 2 + 2
+    var marks = [Bool](repeating: false, count: 2 * offset + 1)
+    var sx = 0.0, sy = 0.0, n = 0.0
+    for i in edges {
+      let x = Double(i % field.width), y = Double(i / field.width)
+      guard abs(x * c + y * s - rho) < 1.6 else { continue }
+      let g = Double(field.magnitude[i])
+      guard abs(Double(field.gx[i]) * c + Double(field.gy[i]) * s) > 0.93 * g else { continue }
+      sx += x
+      sy += y
+      n += 1
+      let bin = Int((-x * s + y * c).rounded()) + offset
+      for b in max(0, bin - 1)...min(marks.count - 1, bin + 1) { marks[b] = true }
+    }
+    var covered = [Int32](repeating: 0, count: marks.count + 1)
+    for (index, mark) in marks.enumerated() { covered[index + 1] = covered[index] + (mark ? 1 : 0) }
+    let anchor = n == 0 ? Point(rho * c, rho * s) : Point(sx / n, sy / n)
+    return Line(
+      theta: theta, rho: rho, c: c, s: s, votes: votes, anchor: anchor, covered: covered, offset: offset)
+  }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+/// Re-runs some files of an earlier run from the `warp` stage on, with card corners a person
+/// corrected ("adjust the border of the card"), and puts their new records in place of the old.
+public enum Rewarp {
+  /// A person's corners for one file: `file` as in records.jsonl, `quad` clockwise from the
+  /// card's own top-left, in the pixels of the orientation-corrected image.
+  public struct Correction: Sendable, Equatable {
+    public var file: String
+    public var quad: [Point]
+    public init(file: String, quad: [Point]) {
+      self.file = file
+      self.quad = quad
+    }
+  }
+
+  public struct Failure: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  // MARK: - Corner files
+
+  /// Reads corrections from JSON (`[{"file": …, "quad": [[x, y], …]}]`, or an object mapping
+  /// each file to its four points) or CSV (`file,x1,y1,x2,y2,x3,y3,x4,y4`, a header line allowed).
+  public static func corrections(from data: Data) throws -> [Correction] {
+    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let parsed = text.hasPrefix("[") || text.hasPrefix("{") ? try json(data) : try csv(text)
+    var seen = Set<String>()
+    for correction in parsed {
+      guard seen.insert(correction.file).inserted else { throw Failure("\(correction.file) is listed twice") }
+      try check(correction)
+    }
+    return parsed
+  }
+
+  private static func json(_ data: Data) throws -> [Correction] {
+    let object: Any
+    do {
+      object = try JSONSerialization.jsonObject(with: data)
+    } catch {
+      throw Failure("the corners file is not valid JSON: \(error.localizedDescription)")
+    }
+    func points(_ value: Any?, _ file: String) throws -> [Point] {
+      guard let list = value as? [[Any]],
+        let points = Optional(
+          list.compactMap { pair -> Point? in
+            guard pair.count == 2, let x = (pair[0] as? NSNumber)?.doubleValue,
+              let y = (pair[1] as? NSNumber)?.doubleValue
+            else { return nil }
+            return Point(x, y)
+          }), points.count == list.count
+      else { throw Failure("\(file): the corners must be four [x, y] pairs") }
+      return points
+    }
+    if let map = object as? [String: Any] {
+      return try map.keys.sorted().map { Correction(file: $0, quad: try points(map[$0], $0)) }
+    }
+    guard let list = object as? [[String: Any]] else {
+      throw Failure(
+        "the corners file must be a list of {\"file\", \"quad\"} objects or an object of file → quad")
+    }
+    return try list.enumerated().map { index, entry in
+      guard let file = entry["file"] as? String else { throw Failure("entry \(index + 1) has no \"file\"") }
+      return Correction(file: file, quad: try points(entry["quad"] ?? entry["corners"], file))
+    }
+  }
+
+  private static func csv(_ text: String) throws -> [Correction] {
+    var result: [Correction] = []
+    for (number, raw) in text.split(whereSeparator: \.isNewline).enumerated() {
+      let line = raw.trimmingCharacters(in: .whitespaces)
+      if line.isEmpty || line.hasPrefix("#") { continue }
+      // The file name may be quoted (it may hold commas); the eight numbers follow it.
+      var file: String
+      var rest: Substring
+      if line.hasPrefix("\""), let close = line.dropFirst().firstIndex(of: "\"") {
+        file = String(line[line.index(after: line.startIndex)..<close])
+        rest = line[line.index(after: close)...].drop { $0 == "," || $0 == " " }
+      } else {
+        let fields = line.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
+        file = String(fields[0]).trimmingCharacters(in: .whitespaces)
+        rest = fields.count > 1 ? fields[1] : ""
+      }
+      let numbers = rest.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+      if number == 0 && numbers.contains(where: { $0 == nil }) { continue }  // a header
+      guard numbers.count == 8, numbers.allSatisfy({ $0 != nil }) else {
+        throw Failure("line \(number + 1): expected file and eight numbers (x1,y1,…,x4,y4)")
+      }
+      let v = numbers.map { $0! }
+      file = file.trimmingCharacters(in: .whitespaces)
+      result.append(Correction(file: file, quad: (0..<4).map { Point(v[2 * $0], v[2 * $0 + 1]) }))
+    }
+    return result
+  }
+
+  private static func check(_ correction: Correction) throws {
+    let quad = correction.quad
+    guard quad.count == 4 else {
+      throw Failure("\(correction.file): four corners are needed, got \(quad.count)")
+    }
+    guard quad.allSatisfy({ $0.x.isFinite && $0.y.isFinite }), Quad.isConvex(quad), Quad.area(quad) >= 16
+    else {
+      throw Failure("\(correction.file): the corners do not form a convex quadrilateral")
+    }
+  }
+
+  // MARK: - Running
+
+  /// Re-processes the corrected files and returns every record of the run, the corrected ones
+  /// replaced, sorted by path.
+  ///
+  /// - Parameters:
+  ///   - records: the run's records (records.jsonl).
+  ///   - root: the folder the run was given; each record's `file` is relative to it.
+  /// - Throws: `Failure` when a corrected file has no record or the config has no `warp` stage;
+  ///   a file that fails in a stage gets an error record instead, as in a run.
+  public static func run(
+    _ corrections: [Correction], records: [Record], root: URL, config: PipelineConfig, outputDirectory: URL
+  ) throws -> [Record] {
+    var byFile: [String: Record] = [:]
+    for record in records { byFile[record.file] = record }
+    for correction in corrections where byFile[correction.file] == nil {
+      throw Failure("\(correction.file) has no record in this output (paths are as in records.jsonl)")
+    }
+    let stages = try config.instantiate(context: StageContext(outputDirectory: outputDirectory, jobs: 1))
+    guard let warpIndex = stages.firstIndex(where: { $0.0.name == WarpStage.name }) else {
+      throw Failure("the pipeline has no warp stage to re-run")
+    }
+    guard let load = stages.first(where: { $0.0.name == LoadStage.name }) else {
+      throw Failure("the pipeline has no load stage")
+    }
+    for correction in corrections {
+      let item = PhotoItem(
+        relativePath: correction.file, url: root.appendingPathComponent(correction.file),
+        outputDirectory: outputDirectory)
+      item.record.kind = config.assumedKind
+      item.deadline = .now() + config.secondsPerImage
+      let steps = [load] + Array(stages[warpIndex...])
+      for (index, (step, stage)) in steps.enumerated() {
+        if !step.when.isEmpty && !step.when.contains(item.record.kind) { continue }
+        do {
+          try stage.process(item)
+        } catch {
+          item.record.status = .error
+          item.record.error = RecordError(stage: step.name, message: String(describing: error))
+          break
+        }
+        if index == 0 {
+          // The person's corners replace detection: their order is the card's, so warp keeps it.
+          item.cardQuad = correction.quad
+          item.cardQuadIsFinal = true
+          var card = item.card
+          card.quad = correction.quad.map { [$0.x, $0.y] }
+          card.confidence = 1
+          card.reason = nil
+          item.card = card
+        }
+      }
+      item.releasePixels()
+      byFile[correction.file] = item.record
+    }
+    return byFile.values.sorted { $0.file < $1.file }
+  }
+}
