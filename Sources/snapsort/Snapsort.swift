@@ -8,7 +8,7 @@ struct Snapsort: ParsableCommand {
     version: SnapsortVersionString.value,
     subcommands: [
       RunCommand.self, CheckCommand.self, MergeCommand.self, ListStagesCommand.self, TrainIssuersCommand.self,
-      EvalIssuersCommand.self, IssuersCommand.self,
+      EvalIssuersCommand.self, IssuersCommand.self, EvalBarcodesCommand.self,
     ],
     defaultSubcommand: nil
   )
