@@ -116,10 +116,14 @@ public final class BarcodeScanner {
     var prepare: () -> (Bitmap, (Point) -> Point)
   }
 
-  /// Scans one grey image through every pass of the strategy until `findings` is satisfied or
+  /// Scans one grey image through the passes of the strategy until `findings` is satisfied or
   /// `keepGoing` says stop; `toImage` maps this image's pixels to the record's image pixels.
+  ///
+  /// - Parameter thorough: every pass; false runs only the plain and inverted reads (a second
+  ///   look at an image whose region was already scanned thoroughly, where the other passes
+  ///   cost time and rarely find what they missed there).
   public func scan(
-    _ gray: Bitmap, toImage: (Point) -> Point, into findings: inout Findings,
+    _ gray: Bitmap, toImage: (Point) -> Point, into findings: inout Findings, thorough: Bool = true,
     keepGoing: () -> Bool = { true }
   ) {
     let useZBar = strategy.decoders.contains(.zbar)
@@ -131,8 +135,8 @@ public final class BarcodeScanner {
       passes.append(Pass(zbar: false, zxing: reader, prepare: { (gray.inverted(), identity) }))
     }
     let shortest = min(gray.width, gray.height), longest = max(gray.width, gray.height)
-    if strategy.multiScale {
-      if shortest < 700 {
+    if thorough, strategy.multiScale {
+      if shortest < 560 {
         passes.append(
           Pass(zbar: useZBar, zxing: reader, prepare: { (gray.scaled(by: 2), { Point($0.x / 2, $0.y / 2) }) })
         )
@@ -144,14 +148,14 @@ public final class BarcodeScanner {
         )
       }
     }
-    if strategy.enhance, reader != nil {
+    if thorough, strategy.enhance, reader != nil {
       // zxing's other binarisers: a global threshold keeps thin bars that the local one merges
       // on blurred linear codes.
       for binarizer in [ZXingReader.Binarizer.fixedThreshold, .globalHistogram] {
         passes.append(Pass(zbar: false, zxing: variant(binarizer: binarizer), prepare: { (gray, identity) }))
       }
     }
-    if strategy.multiScale, reader != nil {
+    if thorough, strategy.multiScale, reader != nil {
       // A 2-D code photographed at a slant is foreshortened along one axis; squeezing the other
       // axis brings its modules back to square enough for zxing 1.4's detectors.
       for (sx, sy) in [(1.0, 0.7), (0.7, 1.0)] {
@@ -166,10 +170,10 @@ public final class BarcodeScanner {
             }))
       }
     }
-    if strategy.enhance {
+    if thorough, strategy.enhance {
       passes.append(Pass(zbar: useZBar, zxing: reader, prepare: { (gray.sharpened(), identity) }))
     }
-    if strategy.enhance, reader != nil {
+    if thorough, strategy.enhance, reader != nil {
       // Contrast stretched over the 2nd–98th percentile, with a gamma that darkens (thin light
       // gaps between blurred bars) or lightens (modules of a code in shadow), the first also
       // enlarged: each read one more photo of zxing-cpp's test set that nothing else read.
@@ -187,7 +191,7 @@ public final class BarcodeScanner {
             }))
       }
     }
-    if strategy.rotations {
+    if thorough, strategy.rotations {
       for degrees in [30.0, -30.0] {
         passes.append(
           Pass(

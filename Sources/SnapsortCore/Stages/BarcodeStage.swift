@@ -71,6 +71,7 @@ public final class BarcodeStage: Stage {
   public func process(_ item: PhotoItem) throws {
     var findings = BarcodeScanner.Findings(expectedCodes: options.expectedCodes)
     let keepGoing = { item.secondsRemaining > 0 }
+    var scannedCrop = false
     if let crop = item.cardCrop, let quad = item.cardQuad, quad.count == 4,
       let toImage = Homography(
         from: [
@@ -79,20 +80,24 @@ public final class BarcodeStage: Stage {
         ], to: quad)
     {
       scanner.scan(crop.grayscale(), toImage: toImage.apply, into: &findings, keepGoing: keepGoing)
+      scannedCrop = true
     }
     if findings.records.isEmpty || (options.expectedCodes == 0), let analysis = item.analysis {
       let scale = item.analysisScale
+      // The card's own area had every pass already: the whole photo gets the quick ones (a code
+      // beside the card, or a card found wrongly).
       scanner.scan(
         analysis.grayscale(), toImage: { Point($0.x * scale, $0.y * scale) }, into: &findings,
-        keepGoing: keepGoing)
+        thorough: !scannedCrop, keepGoing: keepGoing)
       if findings.records.isEmpty, options.fullResolutionFallback, scale > 1.01, keepGoing() {
         let full = try item.fullImage()
         let reduced = full.fitting(maxSide: options.fallbackMaxSide)
         if reduced.width < full.width || analysis.width < reduced.width {
           let factor = Double(full.width) / Double(reduced.width)
+          // Only small codes gain from more pixels, and the plain reads are what finds them.
           scanner.scan(
             reduced.grayscale(), toImage: { Point($0.x * factor, $0.y * factor) }, into: &findings,
-            keepGoing: keepGoing)
+            thorough: false, keepGoing: keepGoing)
         }
       }
     }
