@@ -97,6 +97,7 @@ public final class BarcodeScanner {
   public let strategy: Strategy
   private let zbar: ZBarScanner
   private let zxing: ZXingReader
+  private let quickZXing: ZXingReader
 
   public init(strategy: Strategy) throws {
     self.strategy = strategy
@@ -106,6 +107,8 @@ public final class BarcodeScanner {
     options.tryHarder = strategy.zxingTryHarder
     options.tryRotate = strategy.zxingTryRotate
     self.zxing = ZXingReader(options: options)
+    options.tryHarder = false
+    self.quickZXing = ZXingReader(options: options)
   }
 
   /// One prepared copy of the image and who reads it.
@@ -119,7 +122,7 @@ public final class BarcodeScanner {
   /// Scans one grey image through the passes of the strategy until `findings` is satisfied or
   /// `keepGoing` says stop; `toImage` maps this image's pixels to the record's image pixels.
   ///
-  /// - Parameter thorough: every pass; false runs only the plain and inverted reads (a second
+  /// - Parameter thorough: every pass; false runs only the plain reads (a second
   ///   look at an image whose region was already scanned thoroughly, where the other passes
   ///   cost time and rarely find what they missed there).
   public func scan(
@@ -129,8 +132,14 @@ public final class BarcodeScanner {
     let useZBar = strategy.decoders.contains(.zbar)
     let reader = strategy.decoders.contains(.zxing) ? zxing : nil
     let identity: (Point) -> Point = { $0 }
-    var passes = [Pass(zbar: useZBar, zxing: reader, prepare: { (gray, identity) })]
-    if strategy.inverted, let reader {
+    // A second look is the plain read with zxing without try-harder, and zbar only up to
+    // analysis size: on a full-resolution photo zbar and try-harder each cost several times the
+    // plain read (zbar still reads a motion-blurred EAN-13 in the analysis copy that zxing does
+    // not).
+    let firstReader = thorough ? reader : reader.map { _ in quickZXing }
+    let firstZBar = useZBar && (thorough || reader == nil || max(gray.width, gray.height) <= 2000)
+    var passes = [Pass(zbar: firstZBar, zxing: firstReader, prepare: { (gray, identity) })]
+    if thorough, strategy.inverted, let reader {
       // zbar tests inverted codes itself; zxing 1.4 needs the inverted pixels.
       passes.append(Pass(zbar: false, zxing: reader, prepare: { (gray.inverted(), identity) }))
     }

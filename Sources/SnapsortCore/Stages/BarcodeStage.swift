@@ -84,7 +84,7 @@ public final class BarcodeStage: Stage {
     }
     if findings.records.isEmpty || (options.expectedCodes == 0), let analysis = item.analysis {
       let scale = item.analysisScale
-      // The card's own area had every pass already: the whole photo gets the quick ones (a code
+      // The card's own area had every pass already: the whole photo gets the plain reads (a code
       // beside the card, or a card found wrongly).
       scanner.scan(
         analysis.grayscale(), toImage: { Point($0.x * scale, $0.y * scale) }, into: &findings,
