@@ -43,6 +43,38 @@ final class BarcodeScannerTests: XCTestCase {
     XCTAssert(quad.allSatisfy { (0...1170).contains($0[0]) && (0...2532).contains($0[1]) })
   }
 
+  /// Three screenshots side by side: with expected_codes 0 every code is reported, each once,
+  /// with its quad in the right third; with 1 the scan stops at the first.
+  func testSeveralCodesInOneImage() throws {
+    let names = ["screenshot-01-light.png", "screenshot-05-light.png", "screenshot-06-dark.png"]
+    let parts = try names.map { try ZXingReaderTests.gray("samples/screenshots/\($0)") }
+    let width = parts.map(\.width).reduce(0, +), height = parts.map(\.height).max()!
+    let combined = Bitmap(width: width, height: height, format: .gray) { out in
+      var left = 0
+      for part in parts {
+        for y in 0..<part.height {
+          for x in 0..<part.width { out[y * width + left + x] = part.pixels[y * part.width + x] }
+        }
+        left += part.width
+      }
+    }
+    var everything = BarcodeScanner.Strategy()
+    everything.expectedCodes = 0
+    var findings = BarcodeScanner.Findings(expectedCodes: 0)
+    try BarcodeScanner(strategy: everything).scan(combined, toImage: { $0 }, into: &findings)
+    let byValue = Dictionary(uniqueKeysWithValues: findings.records.map { ($0.value, $0) })
+    XCTAssertEqual(
+      Set(byValue.keys), ["7350012345679", "https://www.ikea.com/family/6275980012345678", "ICA-88812345"])
+    XCTAssertEqual(byValue["ICA-88812345"]?.symbology, "code128")
+    let third = Double(parts[0].width)
+    XCTAssert(byValue["ICA-88812345"]?.quad?.allSatisfy { $0[0] > 2 * third } ?? false)
+    XCTAssert(byValue["7350012345679"]?.quad?.allSatisfy { $0[0] < third } ?? false)
+
+    var one = BarcodeScanner.Findings(expectedCodes: 1)
+    try BarcodeScanner(strategy: .init()).scan(combined, toImage: { $0 }, into: &one)
+    XCTAssertEqual(one.records.count, 1)
+  }
+
   func testZBarAloneStillReadsWhenConfiguredSo() throws {
     var options = BarcodeStage.Options()
     options.decoders = [.zbar]
