@@ -28,6 +28,11 @@ public final class BarcodeStage: Stage {
     public var zxingTryHarder: Bool = true
     /// zxing also reads the image turned by 90°, 180° and 270°.
     public var zxingTryRotate: Bool = true
+    /// The whole image gets every pass only up to this many pixels (a close-up of a code); a
+    /// larger photo in which no card was found gets the plain and inverted reads, since most such
+    /// photos hold no code and the other passes cost ten times those reads there. The card crop
+    /// always gets every pass.
+    public var thoroughMaxPixels: Int = 500_000
     /// Scan the full-resolution image when the reduced copy holds no code.
     public var fullResolutionFallback: Bool = true
     /// Longest side of the image scanned in the fallback (zbar's time grows with area).
@@ -84,11 +89,11 @@ public final class BarcodeStage: Stage {
     }
     if findings.records.isEmpty || (options.expectedCodes == 0), let analysis = item.analysis {
       let scale = item.analysisScale
-      // The card's own area had every pass already: the whole photo gets the plain reads (a code
-      // beside the card, or a card found wrongly).
+      // The card's own area had every pass already: the whole photo gets the quick reads (a code
+      // beside the card, or a card found wrongly); so does a large photo (thorough_max_pixels).
       scanner.scan(
         analysis.grayscale(), toImage: { Point($0.x * scale, $0.y * scale) }, into: &findings,
-        thorough: !scannedCrop, keepGoing: keepGoing)
+        thorough: !scannedCrop && analysis.pixelCount <= options.thoroughMaxPixels, keepGoing: keepGoing)
       if findings.records.isEmpty, options.fullResolutionFallback, scale > 1.01, keepGoing() {
         let full = try item.fullImage()
         let reduced = full.fitting(maxSide: options.fallbackMaxSide)
