@@ -21,13 +21,17 @@ let package = Package(
     .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
     .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+    // zxing-cpp 1.4 (Debian) has only a C++ API: this target gives Swift a C one and keeps the
+    // library's exceptions and assertion failures from crossing into the caller.
+    .target(
+      name: "CZXing", cxxSettings: [.define("ZX_USE_UTF8")], linkerSettings: [.linkedLibrary("ZXing")]),
     .systemLibrary(
       name: "CTesseract", pkgConfig: "tesseract",
       providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
     .target(
       name: "SnapsortCore",
       dependencies: [
-        "CJPEG", "CPNG", "CWebP", "CHeif", "CZBar", "CTesseract",
+        "CJPEG", "CPNG", "CWebP", "CHeif", "CZBar", "CZXing", "CTesseract",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "_CryptoExtras", package: "swift-crypto"),
         .product(name: "GRDB", package: "GRDB.swift"),

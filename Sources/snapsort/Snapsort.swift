@@ -10,6 +10,7 @@ struct Snapsort: ParsableCommand {
       RunCommand.self, CheckCommand.self, MergeCommand.self, ListStagesCommand.self, TrainIssuersCommand.self,
       EvalIssuersCommand.self, IssuersCommand.self, SearchCommand.self, TagCommand.self, AnnotateCommand.self,
       CategoryCommand.self, StatsCommand.self, ExportCommand.self, VerifyBackupCommand.self, RewarpCommand.self,
+      EvalBarcodesCommand.self,
     ],
     defaultSubcommand: nil
   )

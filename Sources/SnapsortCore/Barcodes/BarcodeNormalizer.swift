@@ -20,8 +20,36 @@ public enum BarcodeNormalizer {
         symbology: symbology.rawValue, value: String(bytes.map { Character(Unicode.Scalar($0)) }))
       record.bytes = Data(bytes).base64EncodedString()
     }
+    return completed(record, symbology: symbology)
+  }
+
+  /// A record from a decoder that converts character sets itself (zxing): `text` is the value,
+  /// and the raw bytes are kept when the payload is binary or its text is not the bytes as UTF-8.
+  public static func record(symbology: Symbology, text: String, bytes: [UInt8], binary: Bool) -> BarcodeRecord
+  {
+    var symbology = symbology
+    var text = text
+    if symbology == .ean13, text.count == 13, text.first == "0" {
+      symbology = .upca
+      text.removeFirst()
+    }
+    var record = BarcodeRecord(symbology: symbology.rawValue, value: text)
+    if binary, !bytes.isEmpty, String(bytes: bytes, encoding: .utf8) != text {
+      record.bytes = Data(bytes).base64EncodedString()
+    }
+    return completed(record, symbology: symbology)
+  }
+
+  private static func completed(_ record: BarcodeRecord, symbology: Symbology) -> BarcodeRecord {
+    var record = record
     record.checksumOK = CheckDigits.retailChecksum(symbology: symbology, value: record.value)
     record.gtin = CheckDigits.gtin13(symbology: symbology, value: record.value)
+    if symbology == .qr || symbology == .aztec || symbology == .datamatrix || symbology == .pdf417,
+      let reason = DynamicCode.reason(record.value)
+    {
+      record.dynamic = true
+      record.dynamicReason = reason
+    }
     return record
   }
 

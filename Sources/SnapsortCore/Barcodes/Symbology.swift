@@ -47,6 +47,30 @@ public enum Symbology: String, Sendable, CaseIterable, Codable {
     }
   }
 
+  /// zxing-cpp's `ZXing::BarcodeFormat` bits.
+  public init(zxingFormat: UInt32) {
+    typealias F = ZXingReader.Format
+    switch zxingFormat {
+    case F.aztec: self = .aztec
+    case F.codabar: self = .codabar
+    case F.code39: self = .code39
+    case F.code93: self = .code93
+    case F.code128: self = .code128
+    case F.dataBar: self = .databar
+    case F.dataBarExpanded: self = .databarExpanded
+    case F.dataMatrix: self = .datamatrix
+    case F.ean8: self = .ean8
+    case F.ean13: self = .ean13
+    case F.itf: self = .i25
+    case F.pdf417: self = .pdf417
+    case F.qrCode: self = .qr
+    case F.upca: self = .upca
+    case F.upce: self = .upce
+    case F.microQRCode: self = .microqr
+    default: self = .unknown
+    }
+  }
+
   /// Retail codes whose last digit is a mod-10 check digit.
   public var isRetail: Bool {
     switch self {

@@ -1,0 +1,155 @@
+import Foundation
+import XCTest
+
+@testable import SnapsortCore
+
+/// The decoding strategy: both decoders, validation, merging, and the negatives.
+final class BarcodeScannerTests: XCTestCase {
+  static let samples = ZXingReaderTests.root.appendingPathComponent("samples")
+
+  static func run(_ url: URL, options: BarcodeStage.Options) throws -> PhotoItem {
+    let item = PhotoItem(relativePath: url.lastPathComponent, url: url, outputDirectory: nil)
+    try LoadStage(options: .init(), context: StageContext()).process(item)
+    try BarcodeStage(options: options, context: StageContext()).process(item)
+    return item
+  }
+
+  /// Every pass on every negative (expected_codes 0 never stops early): no code may come back.
+  func testNegativesYieldNoCodeEvenWithEveryPass() throws {
+    var options = BarcodeStage.Options()
+    options.expectedCodes = 0
+    let inputs = try InputScanner().scan([Self.samples.appendingPathComponent("negatives")]).inputs
+    XCTAssertGreaterThanOrEqual(inputs.count, 16)
+    for input in inputs {
+      let item = try Self.run(input.url, options: options)
+      XCTAssertEqual(item.barcodes, [], input.relativePath)
+      XCTAssertEqual(item.record.notes?.first, "no code found", input.relativePath)
+    }
+  }
+
+  func testScreenshotCodeWithQuadInImagePixelsAndEarlyStop() throws {
+    let item = try Self.run(
+      Self.samples.appendingPathComponent("screenshots/screenshot-03-light.png"), options: .init())
+    let code = try XCTUnwrap(item.barcodes.first)
+    XCTAssertEqual(item.barcodes.count, 1)
+    XCTAssertEqual(code.symbology, "code39")
+    XCTAssertEqual(code.value, "KR20931")
+    XCTAssertEqual(code.decoder, "zxing")
+    let quad = try XCTUnwrap(code.quad)
+    XCTAssertEqual(quad.count, 4)
+    // Clockwise from the top-left, inside the 1170 × 2532 screenshot.
+    XCTAssertLessThan(quad[0][0], quad[1][0])
+    XCTAssertLessThan(quad[1][1], quad[2][1])
+    XCTAssert(quad.allSatisfy { (0...1170).contains($0[0]) && (0...2532).contains($0[1]) })
+  }
+
+  /// Three screenshots side by side: with expected_codes 0 every code is reported, each once,
+  /// with its quad in the right third; with 1 the scan stops at the first.
+  func testSeveralCodesInOneImage() throws {
+    let names = ["screenshot-01-light.png", "screenshot-05-light.png", "screenshot-06-dark.png"]
+    let parts = try names.map { try ZXingReaderTests.gray("samples/screenshots/\($0)") }
+    let width = parts.map(\.width).reduce(0, +), height = parts.map(\.height).max()!
+    let combined = Bitmap(width: width, height: height, format: .gray) { out in
+      var left = 0
+      for part in parts {
+        for y in 0..<part.height {
+          for x in 0..<part.width { out[y * width + left + x] = part.pixels[y * part.width + x] }
+        }
+        left += part.width
+      }
+    }
+    var everything = BarcodeScanner.Strategy()
+    everything.expectedCodes = 0
+    var findings = BarcodeScanner.Findings(expectedCodes: 0)
+    try BarcodeScanner(strategy: everything).scan(combined, toImage: { $0 }, into: &findings)
+    let byValue = Dictionary(uniqueKeysWithValues: findings.records.map { ($0.value, $0) })
+    XCTAssertEqual(
+      Set(byValue.keys), ["7350012345679", "https://www.ikea.com/family/6275980012345678", "ICA-88812345"])
+    XCTAssertEqual(byValue["ICA-88812345"]?.symbology, "code128")
+    let third = Double(parts[0].width)
+    XCTAssert(byValue["ICA-88812345"]?.quad?.allSatisfy { $0[0] > 2 * third } ?? false)
+    XCTAssert(byValue["7350012345679"]?.quad?.allSatisfy { $0[0] < third } ?? false)
+
+    var one = BarcodeScanner.Findings(expectedCodes: 1)
+    try BarcodeScanner(strategy: .init()).scan(combined, toImage: { $0 }, into: &one)
+    XCTAssertEqual(one.records.count, 1)
+  }
+
+  func testZBarAloneStillReadsWhenConfiguredSo() throws {
+    var options = BarcodeStage.Options()
+    options.decoders = [.zbar]
+    let item = try Self.run(
+      Self.samples.appendingPathComponent("screenshots/screenshot-03-light.png"), options: options)
+    XCTAssertEqual(item.barcodes.map(\.value), ["KR20931"])
+    XCTAssertEqual(item.barcodes.first?.decoder, "zbar")
+  }
+
+  func testMergesTheSameRetailCodeFromBothDecoders() {
+    var findings = BarcodeScanner.Findings(expectedCodes: 1)
+    var zbar = BarcodeNormalizer.record(symbology: .ean13, bytes: Array("0049000006582".utf8))
+    zbar.decoder = "zbar"
+    zbar.quad = [[0, 0], [10, 0], [10, 10], [0, 10]]
+    XCTAssertTrue(findings.add(zbar))
+    XCTAssertFalse(findings.isSatisfied, "a zbar retail read is tentative")
+    var zxing = BarcodeNormalizer.record(symbology: .upce, text: "04965802", bytes: [], binary: false)
+    zxing.decoder = "zxing"
+    XCTAssertFalse(findings.add(zxing), "same GTIN: one code")
+    XCTAssertTrue(findings.isSatisfied)
+    XCTAssertEqual(findings.records.map(\.symbology), ["upce"])
+  }
+
+  func testAZBarMisreadGivesWayToZXingInTheSamePlace() {
+    var findings = BarcodeScanner.Findings(expectedCodes: 1)
+    var wrong = BarcodeNormalizer.record(symbology: .ean13, bytes: Array("9074932437075".utf8))
+    wrong.decoder = "zbar"
+    wrong.quad = [[10, 10], [100, 10], [100, 60], [10, 60]]
+    var right = BarcodeNormalizer.record(symbology: .upca, text: "023942431015", bytes: [], binary: false)
+    right.decoder = "zxing"
+    right.quad = [[12, 8], [98, 8], [98, 62], [12, 62]]
+    findings.add(wrong)
+    findings.add(right)
+    findings.settle()
+    XCTAssertEqual(findings.records.map(\.value), ["023942431015"])
+  }
+
+  func testValidation() {
+    func record(_ symbology: Symbology, _ value: String) -> BarcodeRecord {
+      BarcodeNormalizer.record(symbology: symbology, text: value, bytes: [], binary: false)
+    }
+    XCTAssertTrue(BarcodeValidator.accepts(record(.ean13, "5901234123457")))
+    XCTAssertFalse(BarcodeValidator.accepts(record(.ean13, "5901234123458")), "check digit")
+    XCTAssertFalse(BarcodeValidator.accepts(record(.i25, "1234")), "short ITF")
+    XCTAssertFalse(BarcodeValidator.accepts(record(.i25, "12345")), "odd ITF")
+    XCTAssertFalse(BarcodeValidator.accepts(record(.i25, "00012345678906")), "ITF-14 check digit")
+    XCTAssertTrue(BarcodeValidator.accepts(record(.i25, "00012345678905")))
+    XCTAssertTrue(BarcodeValidator.accepts(record(.code128, "MU4410293847\u{1D}é")))
+    XCTAssertFalse(BarcodeValidator.accepts(record(.code128, "Ω")), "beyond Latin-1")
+    XCTAssertFalse(BarcodeValidator.accepts(record(.code39, "ü")))
+    XCTAssertFalse(BarcodeValidator.accepts(record(.qr, "")))
+  }
+
+  func testBinaryPayloadKeepsItsBytes() {
+    let r = BarcodeNormalizer.record(symbology: .pdf417, text: "ÿ\u{0}", bytes: [0xFF, 0x00], binary: true)
+    XCTAssertEqual(r.bytes, "/wA=")
+    let text = BarcodeNormalizer.record(symbology: .qr, text: "abc", bytes: Array("abc".utf8), binary: false)
+    XCTAssertNil(text.bytes)
+  }
+
+  func testDynamicCodes() {
+    XCTAssertEqual(
+      DynamicCode.reason("https://pay.example.com/c?token=a8F3kq93Lm"), "URL with a token parameter")
+    XCTAssertEqual(
+      DynamicCode.reason("https://wallet.example.com/p/9f3Kx7Qm2LzP8vR4tY6wB1nH"), "URL with a random token")
+    XCTAssertEqual(DynamicCode.reason("ID:4400012345678;T:1763880000"), "time-based payload (timestamp)")
+    XCTAssertEqual(
+      DynamicCode.reason("otpauth://totp/Shop?secret=JBSWY3DPEHPK3PXP"), "one-time password (otpauth)")
+    XCTAssertNil(DynamicCode.reason("https://www.ikea.com/family/6275980012345678"))
+    XCTAssertNil(DynamicCode.reason("LIDLPLUS:4400012345678"))
+    XCTAssertNil(DynamicCode.reason("1763880000"), "a bare number is a member number")
+    XCTAssertNil(DynamicCode.reason("https://example.com/member-benefits-information-page"))
+    let qr = BarcodeNormalizer.record(
+      symbology: .qr, text: "https://pay.example.com/c?otp=829144", bytes: [], binary: false)
+    XCTAssertEqual(qr.dynamic, true)
+    XCTAssertEqual(qr.dynamicReason, "URL with a otp parameter")
+  }
+}
