@@ -9,7 +9,8 @@ struct Snapsort: ParsableCommand {
     subcommands: [
       RunCommand.self, CheckCommand.self, MergeCommand.self, ListStagesCommand.self, TrainIssuersCommand.self,
       EvalIssuersCommand.self, IssuersCommand.self, SearchCommand.self, TagCommand.self, AnnotateCommand.self,
-      CategoryCommand.self, StatsCommand.self, ExportCommand.self, VerifyBackupCommand.self, RewarpCommand.self,
+      CategoryCommand.self, StatsCommand.self, ExportCommand.self, VerifyBackupCommand.self,
+      RewarpCommand.self,
       EvalBarcodesCommand.self,
     ],
     defaultSubcommand: nil

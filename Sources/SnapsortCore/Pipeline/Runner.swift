@@ -22,6 +22,7 @@ public final class Runner: Sendable {
     self.config = config
     self.jobs = max(1, jobs)
     self.outputDirectory = outputDirectory
+    MemoryPolicy.apply()
   }
 
   /// Processes `inputs`, handing each record to `sink` on one serial queue in completion order.
@@ -93,7 +94,8 @@ public final class Runner: Sendable {
         item.record.status = .error
         item.record.error = RecordError(
           stage: step.name,
-          message: "time limit of \(Self.seconds(config.secondsPerImage)) per image (limits.seconds_per_image) "
+          message:
+            "time limit of \(Self.seconds(config.secondsPerImage)) per image (limits.seconds_per_image) "
             + "ran out before this stage")
         break
       }
