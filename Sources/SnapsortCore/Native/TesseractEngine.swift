@@ -19,6 +19,8 @@ public final class TesseractEngine {
   }
 
   public enum PageSegmentation: Int32, Sendable {
+    /// One column of text lines of varying size: a receipt.
+    case singleColumn = 4
     case singleBlock = 6
     case sparseText = 11
     case auto = 3

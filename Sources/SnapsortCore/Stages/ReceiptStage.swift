@@ -1,0 +1,76 @@
+import Foundation
+
+/// Reads the flattened receipt (`receipt_warp`'s image, else the photo) with tesseract, rebuilds
+/// its rows from word boxes, and writes `receipt`: merchant, date and time, currency, items,
+/// subtotal, savings, tax, total, reference number, per-field confidence and source line, and
+/// the consistency checks.
+public final class ReceiptStage: Stage {
+  public static let name = "receipt"
+  public static let summary =
+    "Receipt OCR with word boxes: rows and price column, merchant, date, items, totals, checks"
+
+  public struct Options: StageOptions, Equatable {
+    /// Tesseract languages, "+"-joined.
+    public var languages: String = "eng"
+    /// 4 (one column of lines) suits receipts; 6 (one block) and 3 (automatic) are allowed.
+    public var pageSegmentation: Int = 4
+    /// Milliseconds before recognition of one receipt is cancelled.
+    public var timeoutMs: Int = 20_000
+    /// The issuer catalog whose names the header is matched against.
+    public var catalog: String = IssuerCatalog.bundledFileName
+    public init() {}
+  }
+
+  public static func validate(_ options: Options, context: StageContext) throws {
+    for language in options.languages.split(separator: "+")
+    where !TesseractEngine.isInstalled(String(language)) {
+      throw ConfigError(
+        path: "languages",
+        "tesseract language \"\(language)\" is not installed; run `make deps` or apt-get install tesseract-ocr-\(language)"
+      )
+    }
+    guard [3, 4, 6].contains(options.pageSegmentation) else {
+      throw ConfigError(path: "page_segmentation", "use 4 (one column), 6 (single block) or 3 (auto)")
+    }
+    do {
+      _ = try IssuerCatalog.load(from: context.resolve(options.catalog))
+    } catch let failure as StageFailure {
+      throw ConfigError(path: "catalog", failure.message)
+    }
+  }
+
+  private let options: Options
+  private let engine: TesseractEngine
+  private let extractor: ReceiptExtractor
+
+  public init(options: Options, context: StageContext) throws {
+    self.options = options
+    engine = try TesseractEngine(languages: options.languages)
+    extractor = ReceiptExtractor(catalog: try IssuerCatalog.load(from: context.resolve(options.catalog)))
+  }
+
+  public func process(_ item: PhotoItem) throws {
+    let image: Bitmap
+    if let flat = item.receiptImage {
+      image = flat
+    } else {
+      image = try item.fullImage().grayscale()
+    }
+    let deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
+    let result = engine.recognize(
+      image,
+      segmentation: TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation))
+        ?? .singleColumn,
+      deadline: deadline)
+    let rows = ReceiptLine.rows(from: result.words)
+    var receipt = extractor.extract(rows)
+    receipt.quad = item.record.receipt?.quad
+    receipt.skew = item.record.receipt?.skew
+    item.record.receipt = receipt
+    item.textLines = receipt.text ?? []
+    if result.timedOut {
+      item.record.notes =
+        (item.record.notes ?? []) + ["receipt ocr timed out after \(deadline) ms; text may be incomplete"]
+    }
+  }
+}
