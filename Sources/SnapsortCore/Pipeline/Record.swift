@@ -301,12 +301,15 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
   public var quad: [Point2]?
   /// Degrees the text was turned by to make its rows level.
   public var skew: Double?
+  /// Which preparation of the image was read: `binarised` or `grey`.
+  public var imageVariant: String?
 
   public init() { items = [] }
 
   enum CodingKeys: String, CodingKey {
     case merchant, date, time, currency, items, subtotal, savings, tax, total, checks
     case confidence, fields, text, quad, skew
+    case imageVariant = "image_variant"
     case referenceNumber = "reference_number"
   }
 
@@ -327,6 +330,7 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     try c.encodeIfPresent(fields, forKey: .fields)
     try c.encodeIfPresent(quad, forKey: .quad)
     try c.encodeIfPresent(skew, forKey: .skew)
+    try c.encodeIfPresent(imageVariant, forKey: .imageVariant)
     try c.encodeIfPresent(text, forKey: .text)
   }
 }

@@ -70,6 +70,32 @@ public enum ReceiptImaging {
     }
   }
 
+  /// Grey levels mapped so the darkest 0.5 % of pixels become black and the median (the paper)
+  /// white: faded print gains the contrast tesseract's own threshold needs.
+  public static func stretched(_ gray: Bitmap) -> Bitmap {
+    var histogram = [Int](repeating: 0, count: 256)
+    for value in gray.pixels { histogram[Int(value)] += 1 }
+    func percentile(_ share: Double) -> Int {
+      let target = Int(Double(gray.pixelCount) * share)
+      var seen = 0
+      for value in 0..<256 {
+        seen += histogram[value]
+        if seen > target { return value }
+      }
+      return 255
+    }
+    let low = percentile(0.005), high = percentile(0.5)
+    guard high - low >= 8 else { return gray }
+    let table = (0..<256).map { value in
+      UInt8(max(0, min(255, (value - low) * 255 / (high - low))))
+    }
+    var copy = gray
+    copy.pixels.withUnsafeMutableBufferPointer { p in
+      for i in p.indices { p[i] = table[Int(p[i])] }
+    }
+    return copy
+  }
+
   // MARK: - Text rows
 
   /// Count of ink pixels (value < 128) per row.

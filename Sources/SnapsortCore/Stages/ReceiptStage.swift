@@ -16,6 +16,9 @@ public final class ReceiptStage: Stage {
     public var pageSegmentation: Int = 4
     /// Milliseconds before recognition of one receipt is cancelled.
     public var timeoutMs: Int = 20_000
+    /// When the binarised receipt reads with a mean word confidence below this, the grey one
+    /// is read too and the better reading kept.
+    public var retryBelowConfidence: Double = 80
     /// The issuer catalog whose names the header is matched against.
     public var catalog: String = IssuerCatalog.bundledFileName
     public init() {}
@@ -50,27 +53,43 @@ public final class ReceiptStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
-    let image: Bitmap
-    if let flat = item.receiptImage {
-      image = flat
-    } else {
-      image = try item.fullImage().grayscale()
+    var variants: [(name: String, image: Bitmap)] = []
+    if let binary = item.receiptImage { variants.append(("binarised", binary)) }
+    if let gray = item.receiptGray { variants.append(("grey", gray)) }
+    if variants.isEmpty { variants.append(("grey", try item.fullImage().grayscale())) }
+    let segmentation =
+      TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation)) ?? .singleColumn
+    var best: (name: String, result: TesseractEngine.Result, score: Double)?
+    var deadline = 0
+    for variant in variants {
+      deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
+      guard deadline > 0 else { break }
+      let result = engine.recognize(variant.image, segmentation: segmentation, deadline: deadline)
+      let score = Self.readability(result.words)
+      if best == nil || score.value > best!.score { best = (variant.name, result, score.value) }
+      // Binarisation that kept the print whole reads confidently; faint dot-matrix print that
+      // it broke apart reads poorly and is tried again in grey.
+      if score.meanConfidence >= options.retryBelowConfidence { break }
     }
-    let deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
-    let result = engine.recognize(
-      image,
-      segmentation: TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation))
-        ?? .singleColumn,
-      deadline: deadline)
-    let rows = ReceiptLine.rows(from: result.words)
+    guard let best else { throw StageFailure("no time was left to read the receipt") }
+    let rows = ReceiptLine.rows(from: best.result.words)
     var receipt = extractor.extract(rows)
     receipt.quad = item.record.receipt?.quad
     receipt.skew = item.record.receipt?.skew
+    receipt.imageVariant = best.name
     item.record.receipt = receipt
     item.textLines = receipt.text ?? []
-    if result.timedOut {
+    if best.result.timedOut {
       item.record.notes =
         (item.record.notes ?? []) + ["receipt ocr timed out after \(deadline) ms; text may be incomplete"]
     }
+  }
+
+  /// How well a page read: characters in confident words (the more text read well, the better)
+  /// and the mean word confidence.
+  static func readability(_ words: [TesseractEngine.Item]) -> (value: Double, meanConfidence: Double) {
+    let confident = words.filter { $0.confidence >= 70 }.map { Double($0.text.count) }.reduce(0, +)
+    let mean = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
+    return (confident, mean)
   }
 }

@@ -84,6 +84,7 @@ public final class ReceiptWarpStage: Stage {
     }
     let radius = max(8, Int(Double(options.linePitch) * 0.3))
     item.receiptImage = ReceiptImaging.sauvola(flat, radius: radius, k: options.sauvolaK)
+    item.receiptGray = ReceiptImaging.stretched(flat)
     var receipt = item.record.receipt ?? ReceiptRecord()
     receipt.quad = quad.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }
     receipt.skew = (angle * 100).rounded() / 100
