@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scores receipt predictions against ground truth (a bench tool, never the product).
 
-    score.py DATASET_DIR PREDICTIONS.jsonl LABEL [--items]
+    score.py DATASET_DIR PREDICTIONS.jsonl LABEL [--items] [--run-json RUN.json]
 
 DATASET_DIR holds NAME.jpg + NAME.json (`../shared/data/receipts/<set>`: merchant, date, total) or
 NAME.expected.json (rendered receipts: `receipt.items`). PREDICTIONS.jsonl has one JSON object per
@@ -113,7 +113,12 @@ def main():
         recall = tp / (tp + fn) if tp + fn else 0
         f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0
         row += f" | {f1:.2f} (P {precision:.2f}, R {recall:.2f})"
-    if seconds:
+    if "--run-json" in sys.argv:
+        # snapsort's records carry no timings (they are deterministic); run.json has per-stage
+        # medians, whose sum stands for the median seconds per receipt.
+        stages = json.load(open(sys.argv[sys.argv.index("--run-json") + 1]))["stages"]
+        row += f" | {sum(s['p50_ms'] for s in stages.values()) / 1000:.2f}"
+    elif seconds:
         seconds.sort()
         row += f" | {seconds[len(seconds) // 2]:.2f}"
     print(row + " |")

@@ -142,6 +142,18 @@ public struct ReceiptExtractor: Sendable {
         return Found(value: value, confidence: 0.9, line: line.index)
       }
     }
+    // A brand name one or two letters off, as OCR misreads a logo's type (TKEA, @SSMANN).
+    for line in header.prefix(8) {
+      for token in line.folded.split(separator: " ") where token.count >= 4 {
+        if let brand = brands.first(where: { brand in
+          !brand.folded.dropFirst().dropLast().contains(" ") && brand.folded.count - 2 >= 4
+            && Self.editDistance(String(token), brand.folded.trimmingCharacters(in: .whitespaces))
+              <= (token.count >= 7 ? 2 : 1)
+        }) {
+          return Found(value: brand.name, confidence: 0.6, line: line.index)
+        }
+      }
+    }
     var candidates: [(line: Line, company: Bool)] = []
     for line in header {
       let text = Self.collapseSpacedLetters(line.text)
@@ -157,7 +169,12 @@ public struct ReceiptExtractor: Sendable {
     }
     // A brand further down (a footer "Aldi GmbH & Co. KG", a web address) still names the shop.
     if candidates.isEmpty || !candidates.prefix(5).contains(where: \.company) {
-      for line in lines.reversed() {
+      // Only where the line names a company or a web address: "Netto" in a VAT table is a word.
+      for line in lines.reversed()
+      where ReceiptKeywords.containsAny(
+        line.folded, ["gmbh", "kg", "ag", "ltd", "sdn", "bhd", "www", "inc", "sa"])
+        || line.text.lowercased().contains("www")
+      {
         let collapsed = ReceiptKeywords.fold(Self.collapseSpacedLetters(line.text))
         if let brand = brands.first(where: { collapsed.contains($0.folded) }) {
           return Found(value: brand.name, confidence: 0.7, line: line.index)
@@ -202,6 +219,22 @@ public struct ReceiptExtractor: Sendable {
       return true
     }
     return tokens.filter { $0.allSatisfy(\.isNumber) }.count * 2 > tokens.count
+  }
+
+  /// Levenshtein distance between two short strings.
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+      var current = [i] + [Int](repeating: 0, count: b.count)
+      for j in 1...b.count {
+        current[j] = min(
+          previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+      }
+      previous = current
+    }
+    return previous[b.count]
   }
 
   /// "A L D I" → "ALDI": letters printed with spaces between them for emphasis.
@@ -286,6 +319,12 @@ public struct ReceiptExtractor: Sendable {
   /// that line has no label of its own (a label and its amount printed on two rows).
   static func labelledAmount(_ lines: [Line], _ index: Int) -> Money? {
     if let price = lines[index].price ?? lines[index].amounts.last?.money { return price }
+    // "99 80": the separator lost by OCR, on a line whose label says an amount follows.
+    if let match = spacedAmount.firstMatch(in: lines[index].text), let units = match[1].flatMap({ Int($0) }),
+      let cents = match[2].flatMap({ Int($0) })
+    {
+      return Money(cents: units * 100 + cents)
+    }
     if index + 1 < lines.count, lines[index + 1].amounts.count == 1,
       lines[index + 1].folded.filter(\.isLetter).count <= 3
     {
@@ -294,10 +333,13 @@ public struct ReceiptExtractor: Sendable {
     return nil
   }
 
+  static let spacedAmount = TextPattern(#"(?<![\d.,])(\d{1,5}) (\d{2})\s*[A-Z*]?\s*$"#)
+
   static func totals(_ lines: [Line]) -> Totals {
     var result = Totals()
     var candidates: [(weight: Int, money: Money, line: Int)] = []
     var cash: Money?, change: Money?
+    var cardPayment: Found<Money>?
     for line in lines {
       let folded = line.folded
       let weight = ReceiptKeywords.totalWeight(folded)
@@ -330,6 +372,16 @@ public struct ReceiptExtractor: Sendable {
       {
         cash = cash ?? money
       }
+      // A card payment is for the amount due.
+      if cardPayment == nil,
+        folded.contains("karte") || folded.contains("card") || folded.contains("cash")
+          || ReceiptKeywords.containsAny(
+            folded, ["visa", "ec", "girocard", "maestro", "karta", "carte", "tarjeta"]),
+        !ReceiptKeywords.containsAny(folded, ["change", "zuruck", "ruckgeld", "kembali"]),
+        let money = labelledAmount(lines, line.index), money.cents > 0
+      {
+        cardPayment = Found(value: money, confidence: 0.5, line: line.index)
+      }
       if ReceiptKeywords.containsAny(
         folded,
         ["change", "zuruck", "ruckgeld", "reszta", "rendu", "cambio", "resto", "wisselgeld", "kembali"]),
@@ -352,6 +404,8 @@ public struct ReceiptExtractor: Sendable {
     } else if let cash, let change, cash > change {
       result.total = Found(
         value: cash - change, confidence: 0.5, line: lines.firstIndex { $0.price == cash } ?? 0)
+    } else if let card = cardPayment {
+      result.total = Found(value: card.value, confidence: 0.5, line: card.line)
     } else if let subtotal = result.subtotal {
       result.total = Found(value: subtotal.value, confidence: 0.4, line: subtotal.line)
     }
