@@ -60,6 +60,16 @@ public final class TesseractEngine {
     TessBaseAPIDelete(api)
   }
 
+  /// A config error naming the first of the "+"-joined languages that is not installed.
+  public static func checkInstalled(_ languages: String) throws {
+    for language in languages.split(separator: "+") where !isInstalled(String(language)) {
+      throw ConfigError(
+        path: "languages",
+        "tesseract language \"\(language)\" is not installed; run `make deps` or apt-get install tesseract-ocr-\(language)"
+      )
+    }
+  }
+
   public static func isInstalled(_ language: String) -> Bool {
     FileManager.default.fileExists(atPath: "\(tessdata)/\(language).traineddata")
   }

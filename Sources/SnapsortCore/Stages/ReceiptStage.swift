@@ -25,13 +25,7 @@ public final class ReceiptStage: Stage {
   }
 
   public static func validate(_ options: Options, context: StageContext) throws {
-    for language in options.languages.split(separator: "+")
-    where !TesseractEngine.isInstalled(String(language)) {
-      throw ConfigError(
-        path: "languages",
-        "tesseract language \"\(language)\" is not installed; run `make deps` or apt-get install tesseract-ocr-\(language)"
-      )
-    }
+    try TesseractEngine.checkInstalled(options.languages)
     guard [3, 4, 6].contains(options.pageSegmentation) else {
       throw ConfigError(path: "page_segmentation", "use 4 (one column), 6 (single block) or 3 (auto)")
     }
@@ -43,12 +37,13 @@ public final class ReceiptStage: Stage {
   }
 
   private let options: Options
-  private let engine: TesseractEngine
+  /// Created on the first receipt: in the default pipeline most photos may be cards, and a
+  /// worker that never sees a receipt should not pay for a second tesseract.
+  private var engine: TesseractEngine?
   private let extractor: ReceiptExtractor
 
   public init(options: Options, context: StageContext) throws {
     self.options = options
-    engine = try TesseractEngine(languages: options.languages)
     extractor = ReceiptExtractor(catalog: try IssuerCatalog.load(from: context.resolve(options.catalog)))
   }
 
@@ -59,6 +54,8 @@ public final class ReceiptStage: Stage {
     if variants.isEmpty { variants.append(("grey", try item.fullImage().grayscale())) }
     let segmentation =
       TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation)) ?? .singleColumn
+    let engine = try self.engine ?? TesseractEngine(languages: options.languages)
+    self.engine = engine
     var best: (name: String, result: TesseractEngine.Result, score: Double)?
     var deadline = 0
     for variant in variants {
