@@ -143,7 +143,12 @@ public struct ReceiptExtractor: Sendable {
       }
     }
     // A brand name one or two letters off, as OCR misreads a logo's type (TKEA, @SSMANN).
-    for line in header.prefix(8) {
+    // Only on a short line or one naming a company form: in a longer line a near miss is
+    // usually an ordinary word ("AREA" is not Aral).
+    for line in header.prefix(8)
+    where line.folded.split(separator: " ").count <= 3
+      || ReceiptKeywords.containsAny(line.folded, ["gmbh", "kg", "ag", "ltd", "sdn", "bhd", "inc"])
+    {
       for token in line.folded.split(separator: " ") where token.count >= 4 {
         if let brand = brands.first(where: { brand in
           !brand.folded.dropFirst().dropLast().contains(" ") && brand.folded.count - 2 >= 4
@@ -156,7 +161,8 @@ public struct ReceiptExtractor: Sendable {
     }
     var candidates: [(line: Line, company: Bool)] = []
     for line in header {
-      let text = Self.collapseSpacedLetters(line.text)
+      // Judged without a registration number in brackets: "99 SPEED MART S/B (519537-X)".
+      let text = Self.cleanName(Self.collapseSpacedLetters(line.text))
       let letters = text.filter(\.isLetter).count
       let visible = text.filter { !$0.isWhitespace }.count
       guard letters >= 3, Double(letters) >= 0.6 * Double(max(1, visible)), line.confidence >= 45 else {
@@ -184,9 +190,18 @@ public struct ReceiptExtractor: Sendable {
     guard let first = candidates.first else { return nil }
     let chosen = candidates.prefix(5).first(where: \.company) ?? first
     let confidence = (chosen.company ? 0.8 : 0.55) * min(1, chosen.line.confidence / 80)
-    return Found(
-      value: Self.cleanName(Self.collapseSpacedLetters(chosen.line.text)), confidence: confidence,
-      line: chosen.line.index)
+    var value = Self.cleanName(Self.collapseSpacedLetters(chosen.line.text))
+    // A name broken over two rows ("POPULAR BOOK" / "CO. (M) SDN BHD"): the company-form row
+    // alone says little, so the name row above it is joined on.
+    let ownWords = ReceiptKeywords.fold(value).split(separator: " ").filter {
+      !Self.companyForms.contains(String($0)) && $0.count > 1
+    }
+    if chosen.company, ownWords.count <= 1,
+      let above = candidates.last(where: { $0.line.index == chosen.line.index - 1 })
+    {
+      value = Self.cleanName(above.line.text) + " " + value
+    }
+    return Found(value: value, confidence: confidence, line: chosen.line.index)
   }
 
   static let companyForms = [
@@ -196,7 +211,7 @@ public struct ReceiptExtractor: Sendable {
     "market", "supermarket", "supermarkt", "store", "stores", "shop", "mart", "cafe", "bakery", "backerei",
     "apotheke", "pharmacy", "hardware", "marketing", "industries", "company", "co", "plc", "sklep",
     "epicerie",
-    "supermercato", "boulangerie", "tienda", "winkel", "butik", "магазин",
+    "supermercato", "boulangerie", "tienda", "winkel", "butik", "магазин", "s b",
   ]
   static let notNames = [
     "tax invoice", "invoice", "receipt", "welcome", "tel", "fax", "phone", "gst", "www", "http", "cashier",
