@@ -83,6 +83,9 @@ public struct KindEvidence: Sendable, Equatable, Codable {
     let textual = Double(textRows) * textLikeShare
     if textual >= 14 && rightColumnShare >= 0.2 { return (.receipt, min(0.99, 0.6 + textual / 100)) }
     if textual >= 24 { return (.receipt, 0.6) }
+    // A long paper strip filling most of the frame is a receipt even when its print is too
+    // faint to count rows; a phone screenshot (19.5 : 9 ≈ 2.17) is not that long.
+    if paperAspect >= 2.6 && paperShare >= 0.5 { return (.receipt, 0.55) }
     return (.card, textual < 8 ? 0.8 : 0.55)
   }
 }
