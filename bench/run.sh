@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 COUNT=${BENCH_COUNT:-100}
 WORK=${BENCH_WORK:-bench/work}
-SNAPSORT="$ROOT/.build/release/snapsort"
+SNAPSORT=${SNAPSORT:-"$ROOT/.build/release/snapsort"}
 VENV=bench/.venv
 RESULTS="$WORK/results"
 mkdir -p "$WORK" "$RESULTS"

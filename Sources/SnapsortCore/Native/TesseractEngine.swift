@@ -19,6 +19,8 @@ public final class TesseractEngine {
   }
 
   public enum PageSegmentation: Int32, Sendable {
+    /// One column of text lines of varying size: a receipt.
+    case singleColumn = 4
     case singleBlock = 6
     case sparseText = 11
     case auto = 3
@@ -56,6 +58,16 @@ public final class TesseractEngine {
     // TessBaseAPIEnd frees the recognition state, TessBaseAPIDelete the handle (capi.h).
     TessBaseAPIEnd(api)
     TessBaseAPIDelete(api)
+  }
+
+  /// A config error naming the first of the "+"-joined languages that is not installed.
+  public static func checkInstalled(_ languages: String) throws {
+    for language in languages.split(separator: "+") where !isInstalled(String(language)) {
+      throw ConfigError(
+        path: "languages",
+        "tesseract language \"\(language)\" is not installed; run `make deps` or apt-get install tesseract-ocr-\(language)"
+      )
+    }
   }
 
   public static func isInstalled(_ language: String) -> Bool {

@@ -45,6 +45,9 @@ public final class PhotoItem {
   public var textLines: [TextLine] = []
   /// The flattened receipt, when a receipt geometry stage produced one.
   public var receiptImage: Bitmap?
+  /// The flattened receipt in grey with its contrast stretched, for faint print that
+  /// binarisation breaks apart.
+  public var receiptGray: Bitmap?
 
   public init(relativePath: String, url: URL, outputDirectory: URL?) {
     self.relativePath = relativePath
@@ -72,6 +75,7 @@ public final class PhotoItem {
     analysis = nil
     cardCrop = nil
     receiptImage = nil
+    receiptGray = nil
     fullImageLoader = nil
   }
 

@@ -17,6 +17,8 @@ public struct Record: Codable, Sendable, Equatable {
   public var error: RecordError?
   /// Stage notes that are not errors ("no card found", "no code found", "ocr timed out").
   public var notes: [String]?
+  /// What the classify stage decided and from which evidence.
+  public var classification: Classification?
 
   public init(file: String, sha256: String) {
     self.file = file
@@ -26,7 +28,7 @@ public struct Record: Codable, Sendable, Equatable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case file, sha256, kind, status, image, card, receipt, error, notes
+    case file, sha256, kind, status, image, card, receipt, error, notes, classification
   }
 
   public func encode(to encoder: Encoder) throws {
@@ -40,6 +42,19 @@ public struct Record: Codable, Sendable, Equatable {
     try c.encode(receipt, forKey: .receipt)
     try c.encodeIfPresent(error, forKey: .error)
     try c.encodeIfPresent(notes, forKey: .notes)
+    try c.encodeIfPresent(classification, forKey: .classification)
+  }
+}
+
+/// The classify stage's decision: the kind, its confidence and the image evidence behind it.
+public struct Classification: Codable, Sendable, Equatable {
+  public var kind: Kind
+  public var confidence: Double
+  public var evidence: KindEvidence
+  public init(kind: Kind, confidence: Double, evidence: KindEvidence) {
+    self.kind = kind
+    self.confidence = confidence
+    self.evidence = evidence
   }
 }
 
@@ -282,12 +297,19 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
   /// Per-field confidence and source line.
   public var fields: [String: ReceiptField]?
   public var text: [TextLine]?
+  /// The receipt's corners in full-resolution pixels (the whole image for a scan).
+  public var quad: [Point2]?
+  /// Degrees the text was turned by to make its rows level.
+  public var skew: Double?
+  /// Which preparation of the image was read: `binarised` or `grey`.
+  public var imageVariant: String?
 
   public init() { items = [] }
 
   enum CodingKeys: String, CodingKey {
     case merchant, date, time, currency, items, subtotal, savings, tax, total, checks
-    case confidence, fields, text
+    case confidence, fields, text, quad, skew
+    case imageVariant = "image_variant"
     case referenceNumber = "reference_number"
   }
 
@@ -306,6 +328,9 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     try c.encode(checks, forKey: .checks)
     try c.encodeIfPresent(confidence, forKey: .confidence)
     try c.encodeIfPresent(fields, forKey: .fields)
+    try c.encodeIfPresent(quad, forKey: .quad)
+    try c.encodeIfPresent(skew, forKey: .skew)
+    try c.encodeIfPresent(imageVariant, forKey: .imageVariant)
     try c.encodeIfPresent(text, forKey: .text)
   }
 }

@@ -6,10 +6,13 @@ public enum StageRegistry {
   public static let all: [any Stage.Type] = [
     BarcodeStage.self,
     CardDetectStage.self,
+    ClassifyStage.self,
     IssuerStage.self,
     LoadStage.self,
     OCRStage.self,
     PaletteStage.self,
+    ReceiptStage.self,
+    ReceiptWarpStage.self,
     WarpStage.self,
   ]
 

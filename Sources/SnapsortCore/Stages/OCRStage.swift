@@ -18,13 +18,7 @@ public final class OCRStage: Stage {
   }
 
   public static func validate(_ options: Options, context: StageContext) throws {
-    for language in options.languages.split(separator: "+")
-    where !TesseractEngine.isInstalled(String(language)) {
-      throw ConfigError(
-        path: "languages",
-        "tesseract language \"\(language)\" is not installed; run `make deps` or apt-get install tesseract-ocr-\(language)"
-      )
-    }
+    try TesseractEngine.checkInstalled(options.languages)
     guard [3, 6, 11].contains(options.pageSegmentation) else {
       throw ConfigError(path: "page_segmentation", "use 3 (auto), 6 (single block) or 11 (sparse text)")
     }

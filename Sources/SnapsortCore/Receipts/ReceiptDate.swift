@@ -1,0 +1,119 @@
+import Foundation
+
+/// Dates and times as receipts print them: numeric (DD.MM.YYYY, DD/MM/YYYY, YYYY-MM-DD,
+/// MM/DD/YY…) or with a month name in English, Polish, German, French, Spanish, Italian, Dutch,
+/// Swedish, Russian or Ukrainian.
+public enum ReceiptDate {
+  public struct Found: Sendable, Equatable {
+    /// ISO 8601 `YYYY-MM-DD`.
+    public var iso: String
+    /// Whether day and month could be read either way round.
+    public var ambiguous: Bool
+  }
+
+  /// Month-name prefixes (folded: lowercase, no diacritics) and their month numbers. Prefixes of
+  /// at least three letters match abbreviations and inflected forms (`marca`, `März`, `mars`).
+  static let monthNames: [(String, Int)] = [
+    // en
+    ("jan", 1), ("feb", 2), ("mar", 3), ("apr", 4), ("may", 5), ("jun", 6), ("jul", 7), ("aug", 8),
+    ("sep", 9), ("oct", 10), ("nov", 11), ("dec", 12),
+    // de, nl, sv, fr, es, it (the ones English prefixes do not cover)
+    ("maer", 3), ("mrz", 3), ("mai", 5), ("okt", 10), ("dez", 12), ("mei", 5), ("maj", 5), ("janv", 1),
+    ("fev", 2), ("avr", 4), ("juin", 6), ("juil", 7), ("aou", 8), ("ene", 1), ("abr", 4), ("ago", 8),
+    ("dic", 12), ("gen", 1), ("mag", 5), ("giu", 6), ("lug", 7), ("set", 9), ("ott", 10), ("mrt", 3),
+    ("okt", 10), ("des", 12),
+    // pl (nominative and genitive stems)
+    ("sty", 1), ("lut", 2), ("marz", 3), ("kwi", 4), ("cze", 6), ("lip", 7), ("sie", 8), ("wrz", 9),
+    ("paz", 10), ("lis", 11), ("gru", 12),
+    // ru
+    ("янв", 1), ("фев", 2), ("мар", 3), ("апр", 4), ("мая", 5), ("май", 5), ("июн", 6), ("июл", 7),
+    ("авг", 8), ("сен", 9), ("окт", 10), ("ноя", 11), ("дек", 12),
+    // uk
+    ("січ", 1), ("лют", 2), ("бер", 3), ("кві", 4), ("тра", 5), ("чер", 6), ("лип", 7), ("сер", 8),
+    ("вер", 9), ("жов", 10), ("лис", 11), ("гру", 12),
+  ]
+
+  /// The month a word names, or nil.
+  public static func month(named word: String) -> Int? {
+    let folded = word.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
+      .filter { !$0.properties.isDiacritic && $0.properties.generalCategory != .nonspacingMark }
+      .map(String.init).joined().replacingOccurrences(of: "ä", with: "ae")
+    guard folded.count >= 3 else { return nil }
+    // Longest prefix first, so "marz" (pl, March) is not read as "mar" by accident of order.
+    var best: (length: Int, month: Int)?
+    for (prefix, month) in monthNames where folded.hasPrefix(prefix) {
+      if best == nil || prefix.count > best!.length { best = (prefix.count, month) }
+    }
+    return best?.month
+  }
+
+  private static let isoPattern = TextPattern(
+    #"(?<!\d)(20\d{2}|19\d{2})\s?[-./]\s?(\d{1,2})\s?[-./]\s?(\d{1,2})(?!\d)"#)
+  private static let numericPattern = TextPattern(
+    #"(?<![\d.,])(\d{1,2})\s?([-./])\s?(\d{1,2})\s?[-./]\s?(\d{4}|\d{2})(?![\d]|[.,]\d)"#)
+  private static let namedPattern = TextPattern(
+    #"(?<!\d)(\d{1,2})\.?[\s-]*([A-Za-zÀ-ÿĄ-žА-яЁёІіЇїЄєҐґ]{3,12})\.?[\s,-]*(\d{4}|\d{2})(?!\d)"#)
+  private static let namedFirstPattern = TextPattern(
+    #"([A-Za-zÀ-ÿĄ-žА-яЁёІіЇїЄєҐґ]{3,12})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?!\d)"#)
+  private static let timePattern = TextPattern(
+    #"(?<![\d.,:])([01]?\d|2[0-3])\s?[:.]\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?!\d|[.,]\d\d)"#)
+
+  /// Every plausible date in `text`, left to right.
+  ///
+  /// - Parameter monthFirst: read an ambiguous `NN/NN/YYYY` as month first (US receipts).
+  public static func dates(in text: String, monthFirst: Bool = false) -> [Found] {
+    var found: [(Int, Found)] = []
+    func add(_ year: Int, _ month: Int, _ day: Int, ambiguous: Bool, at index: String.Index) {
+      guard (1990...2099).contains(year), (1...12).contains(month), (1...31).contains(day) else { return }
+      let iso = String(format: "%04d-%02d-%02d", year, month, day)
+      found.append((text.distance(from: text.startIndex, to: index), Found(iso: iso, ambiguous: ambiguous)))
+    }
+    func year(_ text: Substring) -> Int {
+      let value = Int(text) ?? 0
+      return text.count == 2 ? 2000 + value : value
+    }
+    for match in isoPattern.matches(in: text) {
+      let o = match
+      add(Int(o[1]!)!, Int(o[2]!)!, Int(o[3]!)!, ambiguous: false, at: match.range.lowerBound)
+    }
+    for match in numericPattern.matches(in: text) {
+      let o = match
+      let a = Int(o[1]!)!, b = Int(o[3]!)!, y = year(o[4]!)
+      // A two-digit year after a point is often a price (1.99.50 does not occur, 12.5.24 does).
+      if a > 12 || b == 0 {
+        add(y, b, a, ambiguous: false, at: match.range.lowerBound)
+      } else if b > 12 {
+        add(y, a, b, ambiguous: false, at: match.range.lowerBound)
+      } else if monthFirst && o[2] == "/" {
+        add(y, a, b, ambiguous: true, at: match.range.lowerBound)
+      } else {
+        add(y, b, a, ambiguous: a != b, at: match.range.lowerBound)
+      }
+    }
+    for match in namedPattern.matches(in: text) {
+      let o = match
+      guard let month = month(named: String(o[2]!)) else { continue }
+      add(year(o[3]!), month, Int(o[1]!)!, ambiguous: false, at: match.range.lowerBound)
+    }
+    for match in namedFirstPattern.matches(in: text) {
+      let o = match
+      guard let month = month(named: String(o[1]!)) else { continue }
+      add(Int(o[3]!)!, month, Int(o[2]!)!, ambiguous: false, at: match.range.lowerBound)
+    }
+    return found.sorted { $0.0 < $1.0 }.map(\.1)
+  }
+
+  /// The first time of day in `text` as `HH:MM` or `HH:MM:SS`.
+  public static func time(in text: String) -> String? {
+    for match in timePattern.matches(in: text) {
+      let o = match
+      let hour = Int(o[1]!)!, minute = Int(o[2]!)!
+      var result = String(format: "%02d:%02d", hour, minute)
+      if let seconds = o[3] { result += ":\(seconds)" }
+      // "12.50" is more often a price than a time: a point only counts next to a date.
+      let separator = text[match.range].contains(":")
+      if separator || !dates(in: text).isEmpty { return result }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,463 @@
+import Foundation
+
+/// Reads a receipt's fields from its rebuilt lines: merchant, date and time, currency, line
+/// items, subtotal, savings, tax, total and reference number, each with a confidence and the
+/// index of the line it came from, then checks that the amounts add up.
+public struct ReceiptExtractor: Sendable {
+  /// Issuer names and aliases, folded, that a header may print (`ALDI`, `Lidl`, `REWE`).
+  let brands: [(folded: String, name: String)]
+
+  public init(catalog: IssuerCatalog? = nil) {
+    var brands: [(String, String)] = []
+    for issuer in catalog?.issuers ?? [] {
+      for name in [issuer.name] + issuer.aliases {
+        let folded = ReceiptKeywords.fold(name)
+        // Two-letter names (dm, BP) match too much OCR noise.
+        if folded.filter(\.isLetter).count >= 3 { brands.append((folded, issuer.name)) }
+      }
+    }
+    self.brands = brands
+  }
+
+  /// One line prepared once: its folded form and the amounts in it.
+  struct Line {
+    var index: Int
+    var text: String
+    var folded: String
+    var amounts: [Money.Found]
+    var confidence: Double
+    /// The rightmost amount when nothing but tax codes or a currency follows it.
+    var price: Money?
+  }
+
+  public func extract(_ rows: [ReceiptLine]) -> ReceiptRecord {
+    let lines = rows.enumerated().map { index, row in
+      Self.prepare(index: index, text: row.text, confidence: row.confidence)
+    }
+    var receipt = ReceiptRecord()
+    var fields: [String: ReceiptField] = [:]
+    func set(_ name: String, _ value: String?, _ confidence: Double, _ line: Int?) {
+      guard let value else { return }
+      fields[name] = ReceiptField(
+        value: value, confidence: (min(1, max(0, confidence)) * 100).rounded() / 100, line: line)
+    }
+
+    let currency = Self.currency(lines)
+    receipt.currency = currency?.value
+    set("currency", currency?.value, currency?.confidence ?? 0, currency?.line)
+
+    if let merchant = merchant(lines) {
+      receipt.merchant = merchant.value
+      set("merchant", merchant.value, merchant.confidence, merchant.line)
+    }
+    if let date = Self.date(lines, monthFirst: currency?.value == "USD") {
+      receipt.date = date.value.iso
+      set("date", date.value.iso, date.confidence, date.line)
+      if let time = ReceiptDate.time(in: lines[date.line].text)
+        ?? lines.lazy.compactMap({ ReceiptDate.time(in: $0.text) }).first
+      {
+        receipt.time = time
+      }
+    }
+
+    let totals = Self.totals(lines)
+    receipt.total = totals.total?.value.description
+    set("total", receipt.total, totals.total?.confidence ?? 0, totals.total?.line)
+    receipt.subtotal = totals.subtotal?.value.description
+    set("subtotal", receipt.subtotal, totals.subtotal?.confidence ?? 0, totals.subtotal?.line)
+    receipt.savings = totals.savings?.value.magnitude.description
+    set("savings", receipt.savings, totals.savings?.confidence ?? 0, totals.savings?.line)
+    receipt.tax = totals.tax?.value.description
+    set("tax", receipt.tax, totals.tax?.confidence ?? 0, totals.tax?.line)
+
+    let firstTotalsLine = [totals.subtotal?.line, totals.total?.line, totals.savings?.line].compactMap { $0 }
+      .min()
+    let items = ReceiptItems.items(lines, end: firstTotalsLine ?? lines.count)
+    receipt.items = items.map(\.item)
+
+    if let reference = Self.reference(lines) {
+      receipt.referenceNumber = reference.value
+      set("reference_number", reference.value, reference.confidence, reference.line)
+    }
+
+    let checks = ReceiptConsistency.check(
+      items: items.map(\.amount), subtotal: totals.subtotal?.value, savings: totals.savings?.value.magnitude,
+      tax: totals.tax?.value, total: totals.total?.value)
+    receipt.checks = checks
+    if !checks.problems.isEmpty {
+      for name in ["total", "subtotal"] where fields[name] != nil {
+        fields[name]!.confidence = (fields[name]!.confidence * 0.7 * 100).rounded() / 100
+      }
+    }
+    receipt.fields = fields
+    let core = ["merchant", "date", "total"].map { fields[$0]?.confidence ?? 0 }
+    var confidence = core.reduce(0, +) / 3
+    if checks.totalsConsistent == true || checks.itemsMatchSubtotal == true {
+      confidence = min(1, confidence + 0.1)
+    }
+    confidence -= 0.15 * Double(checks.problems.count)
+    receipt.confidence = (max(0, confidence) * 100).rounded() / 100
+    receipt.text = rows.map { row in
+      TextLine(
+        text: row.text, box: row.box.map { $0.rounded() }, confidence: (row.confidence * 10).rounded() / 10)
+    }
+    return receipt
+  }
+
+  static func prepare(index: Int, text: String, confidence: Double) -> Line {
+    let amounts = Money.amounts(in: text)
+    var price: Money?
+    if let last = amounts.last {
+      let tail = String(text.dropFirst(last.range.upperBound))
+      // After the price a receipt prints a tax class (A, B, 1, SR, ZR), a star or a currency.
+      let rest = tail.split(separator: " ").filter { token in
+        !(token.count <= 3
+          && token.allSatisfy { $0.isLetter || $0 == "*" || $0 == "€" || $0 == "#" || $0.isNumber })
+      }
+      if rest.isEmpty { price = last.money }
+    }
+    return Line(
+      index: index, text: text, folded: ReceiptKeywords.fold(text), amounts: amounts, confidence: confidence,
+      price: price)
+  }
+
+  // MARK: - Merchant
+
+  struct Found<Value> {
+    var value: Value
+    var confidence: Double
+    var line: Int
+  }
+
+  /// A brand from the catalog printed near the top, else the first header line that reads like
+  /// a name (mostly letters, not an address, a phone number or a document title), preferring
+  /// one with a company form (SDN BHD, LTD, GmbH…).
+  func merchant(_ lines: [Line]) -> Found<String>? {
+    let header = Array(lines.prefix(10))
+    for line in header.prefix(8) {
+      let collapsed = ReceiptKeywords.fold(Self.collapseSpacedLetters(line.text))
+      if let brand = brands.first(where: { collapsed.contains($0.folded) }) {
+        let cleaned = Self.cleanName(Self.collapseSpacedLetters(line.text))
+        let value = cleaned.count <= 40 ? cleaned : brand.name
+        return Found(value: value, confidence: 0.9, line: line.index)
+      }
+    }
+    // A brand name one or two letters off, as OCR misreads a logo's type (TKEA, @SSMANN).
+    // Only on a short line or one naming a company form: in a longer line a near miss is
+    // usually an ordinary word ("AREA" is not Aral).
+    for line in header.prefix(8)
+    where line.folded.split(separator: " ").count <= 3
+      || ReceiptKeywords.containsAny(line.folded, ["gmbh", "kg", "ag", "ltd", "sdn", "bhd", "inc"])
+    {
+      for token in line.folded.split(separator: " ") where token.count >= 4 {
+        if let brand = brands.first(where: { brand in
+          !brand.folded.dropFirst().dropLast().contains(" ") && brand.folded.count - 2 >= 4
+            && Self.editDistance(String(token), brand.folded.trimmingCharacters(in: .whitespaces))
+              <= (token.count >= 7 ? 2 : 1)
+        }) {
+          return Found(value: brand.name, confidence: 0.6, line: line.index)
+        }
+      }
+    }
+    var candidates: [(line: Line, company: Bool)] = []
+    for line in header {
+      // Judged without a registration number in brackets: "99 SPEED MART S/B (519537-X)".
+      let text = Self.cleanName(Self.collapseSpacedLetters(line.text))
+      let letters = text.filter(\.isLetter).count
+      let visible = text.filter { !$0.isWhitespace }.count
+      guard letters >= 3, Double(letters) >= 0.6 * Double(max(1, visible)), line.confidence >= 45 else {
+        continue
+      }
+      if ReceiptKeywords.containsAny(line.folded, Self.notNames) { continue }
+      if Self.looksLikeAddress(line.folded) { continue }
+      let company = ReceiptKeywords.containsAny(line.folded, Self.companyForms)
+      candidates.append((line, company))
+    }
+    // A brand further down (a footer "Aldi GmbH & Co. KG", a web address) still names the shop.
+    if candidates.isEmpty || !candidates.prefix(5).contains(where: \.company) {
+      // Only where the line names a company or a web address: "Netto" in a VAT table is a word.
+      for line in lines.reversed()
+      where ReceiptKeywords.containsAny(
+        line.folded, ["gmbh", "kg", "ag", "ltd", "sdn", "bhd", "www", "inc", "sa"])
+        || line.text.lowercased().contains("www")
+      {
+        let collapsed = ReceiptKeywords.fold(Self.collapseSpacedLetters(line.text))
+        if let brand = brands.first(where: { collapsed.contains($0.folded) }) {
+          return Found(value: brand.name, confidence: 0.7, line: line.index)
+        }
+      }
+    }
+    guard let first = candidates.first else { return nil }
+    let chosen = candidates.prefix(5).first(where: \.company) ?? first
+    let confidence = (chosen.company ? 0.8 : 0.55) * min(1, chosen.line.confidence / 80)
+    var value = Self.cleanName(Self.collapseSpacedLetters(chosen.line.text))
+    // A name broken over two rows ("POPULAR BOOK" / "CO. (M) SDN BHD"): the company-form row
+    // alone says little, so the name row above it is joined on.
+    let ownWords = ReceiptKeywords.fold(value).split(separator: " ").filter {
+      !Self.companyForms.contains(String($0)) && $0.count > 1
+    }
+    if chosen.company, ownWords.count <= 1,
+      let above = candidates.last(where: { $0.line.index == chosen.line.index - 1 })
+    {
+      value = Self.cleanName(above.line.text) + " " + value
+    }
+    return Found(value: value, confidence: confidence, line: chosen.line.index)
+  }
+
+  static let companyForms = [
+    "sdn bhd", "sdn", "bhd", "enterprise", "enterprises", "trading", "restoran", "restaurant", "ltd",
+    "limited",
+    "llc", "inc", "gmbh", "ag", "kg", "sa", "sp z o o", "srl", "sas", "sarl", "bv", "ab", "oy", "ооо", "тов",
+    "market", "supermarket", "supermarkt", "store", "stores", "shop", "mart", "cafe", "bakery", "backerei",
+    "apotheke", "pharmacy", "hardware", "marketing", "industries", "company", "co", "plc", "sklep",
+    "epicerie",
+    "supermercato", "boulangerie", "tienda", "winkel", "butik", "магазин", "s b",
+  ]
+  static let notNames = [
+    "tax invoice", "invoice", "receipt", "welcome", "tel", "fax", "phone", "gst", "www", "http", "cashier",
+    "date", "datum", "open", "offnungszeiten", "hours", "reg no", "company no", "co no", "simplified",
+    "kassenbon", "rechnung", "paragon", "fiskalny", "ticket", "scontrino", "thank", "danke", "vielen",
+    "kundenbeleg", "bon", "member", "table", "server", "order",
+  ]
+  static let streetWords = [
+    "jalan", "jln", "street", "st", "road", "rd", "avenue", "ave", "strasse", "str", "weg", "platz",
+    "allee", "ul", "ulica", "via", "rue", "calle", "straat", "gatan", "taman", "lorong", "lot", "no",
+    "blvd", "lane", "damm", "ring", "gasse", "plac", "aleja", "viale", "piazza", "avenida", "plein",
+  ]
+
+  static func looksLikeAddress(_ folded: String) -> Bool {
+    let hasDigit = folded.contains(where: \.isNumber)
+    if hasDigit && ReceiptKeywords.containsAny(folded, streetWords) { return true }
+    // A postcode and a town: "33100 Paderborn", "53200 KUALA LUMPUR".
+    let tokens = folded.split(separator: " ")
+    if let first = tokens.first, first.count >= 4, first.allSatisfy(\.isNumber), tokens.count <= 4 {
+      return true
+    }
+    return tokens.filter { $0.allSatisfy(\.isNumber) }.count * 2 > tokens.count
+  }
+
+  /// Levenshtein distance between two short strings.
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+      var current = [i] + [Int](repeating: 0, count: b.count)
+      for j in 1...b.count {
+        current[j] = min(
+          previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+
+  /// "A L D I" → "ALDI": letters printed with spaces between them for emphasis.
+  static func collapseSpacedLetters(_ text: String) -> String {
+    let tokens = text.split(separator: " ")
+    guard tokens.count >= 3, tokens.filter({ $0.count == 1 }).count * 4 >= tokens.count * 3 else {
+      return text
+    }
+    return tokens.joined()
+  }
+
+  /// Drops a registration number in brackets, stray symbols at the ends and doubled spaces.
+  static func cleanName(_ text: String) -> String {
+    var result = text.replacingOccurrences(
+      of: #"\(\s*[0-9][0-9A-Z -]*\)"#, with: "", options: .regularExpression)
+    result = result.trimmingCharacters(
+      in: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "()&.")).inverted)
+    return result.split(separator: " ").joined(separator: " ")
+  }
+
+  // MARK: - Date and currency
+
+  static func date(_ lines: [Line], monthFirst: Bool) -> Found<ReceiptDate.Found>? {
+    var best: (score: Double, found: Found<ReceiptDate.Found>)?
+    for line in lines {
+      guard let date = ReceiptDate.dates(in: line.text, monthFirst: monthFirst).first else { continue }
+      let labelled = ReceiptKeywords.containsAny(line.folded, ReceiptKeywords.dateLabels)
+      var score = labelled ? 0.9 : 0.7
+      if date.ambiguous { score -= 0.15 }
+      if ReceiptDate.time(in: line.text) != nil { score += 0.05 }
+      // Earlier lines win ties: the receipt's own date comes before dates of offers and returns.
+      score -= Double(line.index) * 0.002
+      if best == nil || score > best!.score {
+        best = (score, Found(value: date, confidence: min(0.95, score), line: line.index))
+      }
+    }
+    return best?.found
+  }
+
+  static let currencyCodes = [
+    "USD", "EUR", "GBP", "PLN", "CHF", "SEK", "NOK", "DKK", "CZK", "HUF", "RUB", "UAH", "MYR", "SGD", "AUD",
+    "CAD", "JPY",
+  ]
+  static let currencyWords: [(String, String)] = [
+    ("rm", "MYR"), ("zl", "PLN"), ("euro", "EUR"), ("eur", "EUR"), ("грн", "UAH"), ("руб", "RUB"),
+    ("kr", "SEK"),
+  ]
+  static let currencySymbols: [(Character, String)] = [
+    ("€", "EUR"), ("£", "GBP"), ("$", "USD"), ("₽", "RUB"), ("₴", "UAH"),
+  ]
+
+  /// A currency code or symbol, looked for on the total's lines first, then anywhere.
+  static func currency(_ lines: [Line]) -> Found<String>? {
+    let ordered =
+      lines.filter { ReceiptKeywords.totalWeight($0.folded) > 0 } + lines
+    for line in ordered {
+      let upper = line.text.uppercased()
+      let tokens = upper.split(whereSeparator: { !$0.isLetter }).map(String.init)
+      if let code = tokens.first(where: { currencyCodes.contains($0) }) {
+        return Found(value: code, confidence: 0.9, line: line.index)
+      }
+      for (word, code) in currencyWords where line.folded.contains(" \(word) ") {
+        return Found(value: code, confidence: 0.8, line: line.index)
+      }
+      for (symbol, code) in currencySymbols where line.text.contains(symbol) {
+        return Found(value: code, confidence: symbol == "$" ? 0.6 : 0.8, line: line.index)
+      }
+    }
+    return nil
+  }
+
+  // MARK: - Totals
+
+  struct Totals {
+    var total: Found<Money>?
+    var subtotal: Found<Money>?
+    var savings: Found<Money>?
+    var tax: Found<Money>?
+  }
+
+  /// The amount a labelled line carries: its price, else the one amount of the next line when
+  /// that line has no label of its own (a label and its amount printed on two rows).
+  static func labelledAmount(_ lines: [Line], _ index: Int) -> Money? {
+    if let price = lines[index].price ?? lines[index].amounts.last?.money { return price }
+    // "99 80": the separator lost by OCR, on a line whose label says an amount follows.
+    if let match = spacedAmount.firstMatch(in: lines[index].text), let units = match[1].flatMap({ Int($0) }),
+      let cents = match[2].flatMap({ Int($0) })
+    {
+      return Money(cents: units * 100 + cents)
+    }
+    if index + 1 < lines.count, lines[index + 1].amounts.count == 1,
+      lines[index + 1].folded.filter(\.isLetter).count <= 3
+    {
+      return lines[index + 1].amounts[0].money
+    }
+    return nil
+  }
+
+  static let spacedAmount = TextPattern(#"(?<![\d.,])(\d{1,5}) (\d{2})\s*[A-Z*]?\s*$"#)
+
+  static func totals(_ lines: [Line]) -> Totals {
+    var result = Totals()
+    var candidates: [(weight: Int, money: Money, line: Int)] = []
+    var cash: Money?, change: Money?
+    var cardPayment: Found<Money>?
+    for line in lines {
+      let folded = line.folded
+      let weight = ReceiptKeywords.totalWeight(folded)
+      let excluded = ReceiptKeywords.containsAny(folded, ReceiptKeywords.notTotal)
+      if weight > 0 && !excluded, let money = labelledAmount(lines, line.index), money.cents > 0 {
+        candidates.append((weight, money, line.index))
+      }
+      if result.subtotal == nil, ReceiptKeywords.containsAny(folded, ReceiptKeywords.subtotal),
+        let money = labelledAmount(lines, line.index)
+      {
+        result.subtotal = Found(
+          value: money, confidence: 0.8 * min(1, line.confidence / 80), line: line.index)
+      }
+      if result.savings == nil, ReceiptKeywords.containsAny(folded, ReceiptKeywords.savings),
+        let money = labelledAmount(lines, line.index), money.cents != 0
+      {
+        result.savings = Found(
+          value: money, confidence: 0.75 * min(1, line.confidence / 80), line: line.index)
+      }
+      if result.tax == nil, ReceiptKeywords.containsAny(folded, ReceiptKeywords.tax),
+        !ReceiptKeywords.containsAny(
+          folded, ["id", "reg", "no", "nr", "summary", "code", "incl", "inclusive"]),
+        let money = line.price ?? line.amounts.last?.money, money.cents >= 0
+      {
+        result.tax = Found(value: money, confidence: 0.7 * min(1, line.confidence / 80), line: line.index)
+      }
+      if ReceiptKeywords.containsAny(
+        folded, ["cash", "bargeld", "gotowka", "especes", "efectivo", "contanti", "tendered", "gegeben"]),
+        let money = line.price
+      {
+        cash = cash ?? money
+      }
+      // A card payment is for the amount due.
+      if cardPayment == nil,
+        folded.contains("karte") || folded.contains("card") || folded.contains("cash")
+          || ReceiptKeywords.containsAny(
+            folded, ["visa", "ec", "girocard", "maestro", "karta", "carte", "tarjeta"]),
+        !ReceiptKeywords.containsAny(folded, ["change", "zuruck", "ruckgeld", "kembali"]),
+        let money = labelledAmount(lines, line.index), money.cents > 0
+      {
+        cardPayment = Found(value: money, confidence: 0.5, line: line.index)
+      }
+      if ReceiptKeywords.containsAny(
+        folded,
+        ["change", "zuruck", "ruckgeld", "reszta", "rendu", "cambio", "resto", "wisselgeld", "kembali"]),
+        let money = line.price
+      {
+        change = change ?? money
+      }
+    }
+    // Cash given minus change returned is what was due.
+    if let cash, let change, change.cents >= 0, cash > change {
+      let paid = cash - change
+      if let match = candidates.first(where: { $0.money == paid }) {
+        result.total = Found(value: paid, confidence: 0.95, line: match.line)
+        return result
+      }
+    }
+    if let best = candidates.max(by: { ($0.weight, $0.money) < ($1.weight, $1.money) }) {
+      let confidence = (best.weight >= 3 ? 0.85 : 0.75) * min(1, lines[best.line].confidence / 80 + 0.2)
+      result.total = Found(value: best.money, confidence: confidence, line: best.line)
+    } else if let cash, let change, cash > change {
+      result.total = Found(
+        value: cash - change, confidence: 0.5, line: lines.firstIndex { $0.price == cash } ?? 0)
+    } else if let card = cardPayment {
+      result.total = Found(value: card.value, confidence: 0.5, line: card.line)
+    } else if let subtotal = result.subtotal {
+      result.total = Found(value: subtotal.value, confidence: 0.4, line: subtotal.line)
+    }
+    return result
+  }
+
+  // MARK: - Reference
+
+  static let referencePattern = TextPattern(
+    #"(?i)(?<![A-Za-z])([A-Za-zА-я#]{2,12})\.?\s*(?:no\.?|nr\.?|number|#|№)?\s*[:#.]?\s*([A-Z0-9][A-Z0-9/-]{2,20})(?![A-Za-z0-9])"#
+  )
+
+  static func reference(_ lines: [Line]) -> Found<String>? {
+    for line in lines {
+      if ReceiptKeywords.containsAny(
+        line.folded,
+        [
+          "tel", "fax", "gst", "phone", "reg", "vat", "ust", "nip", "company", "id", "date", "card", "karte",
+          "table",
+        ])
+      {
+        continue
+      }
+      for match in referencePattern.matches(in: line.text) {
+        guard let label = match[1], let value = match[2] else { continue }
+        let folded = ReceiptKeywords.fold(String(label)).trimmingCharacters(in: .whitespaces)
+        guard
+          ReceiptKeywords.reference.contains(folded)
+            || ReceiptKeywords.reference.contains(String(label).lowercased())
+        else { continue }
+        let digits = value.filter(\.isNumber).count
+        guard digits >= 3, digits * 2 >= value.count, ReceiptDate.dates(in: String(value)).isEmpty,
+          Money.amounts(in: String(value)).isEmpty
+        else { continue }
+        return Found(value: String(value), confidence: 0.7 * min(1, line.confidence / 80), line: line.index)
+      }
+    }
+    return nil
+  }
+}

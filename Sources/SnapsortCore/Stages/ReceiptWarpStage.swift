@@ -1,0 +1,119 @@
+import Foundation
+
+/// Finds the receipt's paper on the analysis copy, warps it flat and upright from the
+/// full-resolution image (a scan that is all paper passes through), deskews it, scales it so
+/// printed lines are `line_pitch` pixels apart, and binarises it with Sauvola's threshold for
+/// faded thermal print. Writes `PhotoItem.receiptImage` and `receipt.quad`.
+public final class ReceiptWarpStage: Stage {
+  public static let name = "receipt_warp"
+  public static let summary =
+    "Flatten the receipt: paper outline, perspective warp, deskew, scale to the text, Sauvola binarisation"
+
+  public struct Options: StageOptions, Equatable {
+    /// Distance between printed lines after scaling (≈ 30 px high capitals at 70).
+    public var linePitch: Int = 70
+    /// Sauvola's k: higher drops more faint marks (show-through of the back side), lower keeps
+    /// more faint print.
+    public var sauvolaK: Double = 0.3
+    /// The flattened receipt is never made larger than this many pixels.
+    public var maxPixels: Int = 16_000_000
+    public init() {}
+  }
+
+  public static func validate(_ options: Options, context: StageContext) throws {
+    guard (20...200).contains(options.linePitch) else {
+      throw ConfigError(path: "line_pitch", "must be between 20 and 200")
+    }
+    guard (0.05...0.8).contains(options.sauvolaK) else {
+      throw ConfigError(path: "sauvola_k", "must be between 0.05 and 0.8")
+    }
+    guard options.maxPixels >= 100_000 else {
+      throw ConfigError(path: "max_pixels", "must be at least 100000")
+    }
+  }
+
+  private let options: Options
+
+  public init(options: Options, context: StageContext) throws {
+    self.options = options
+  }
+
+  public func process(_ item: PhotoItem) throws {
+    guard let analysis = item.analysis else { throw StageFailure("no image was loaded") }
+    let full = try item.fullImage()
+    let fullWidth = Double(full.width), fullHeight = Double(full.height)
+    var quad = [Point(0, 0), Point(fullWidth, 0), Point(fullWidth, fullHeight), Point(0, fullHeight)]
+    let small = analysis.grayscale().fitting(maxSide: 600)
+    let toFull = fullWidth / Double(small.width)
+    if let paper = ReceiptImaging.paper(in: small), paper.areaShare > 0.05, paper.areaShare < 0.85,
+      paper.fill > 0.75
+    {
+      quad = paper.quad.map { Point($0.x * toFull, $0.y * toFull) }
+    }
+    let naturalWidth = (Quad.distance(quad[0], quad[1]) + Quad.distance(quad[3], quad[2])) / 2
+    let naturalHeight = (Quad.distance(quad[0], quad[3]) + Quad.distance(quad[1], quad[2])) / 2
+    guard naturalWidth >= 16, naturalHeight >= 16 else {
+      throw StageFailure("the receipt region is too small")
+    }
+
+    // A reduced flat copy to measure the skew and the line pitch on.
+    let probeScale = min(1, 900 / max(naturalWidth, 1))
+    let probeWidth = max(16, Int(naturalWidth * probeScale)),
+      probeHeight = max(16, Int(naturalHeight * probeScale))
+    let gray = full.grayscale()
+    guard let probe = gray.warped(quad: quad, width: probeWidth, height: probeHeight) else {
+      throw StageFailure("the receipt outline is degenerate")
+    }
+    var probeBinary = ReceiptImaging.sauvola(probe, radius: 12, k: options.sauvolaK)
+    let angle = ReceiptImaging.skew(probeBinary.fitting(maxSide: 600).thresholded())
+    if abs(angle) >= 0.4 {
+      quad = Self.rotate(quad: quad, width: probeWidth, height: probeHeight, degrees: angle)
+      if let straight = gray.warped(quad: quad, width: probeWidth, height: probeHeight) {
+        probeBinary = ReceiptImaging.sauvola(straight, radius: 12, k: options.sauvolaK)
+      }
+    }
+    let pitch = ReceiptImaging.linePitch(rowInk: ReceiptImaging.rowInk(probeBinary)).map {
+      Double($0) / probeScale
+    }
+    var scale = pitch.map { Double(options.linePitch) / $0 } ?? 1
+    scale = min(scale, (Double(options.maxPixels) / (naturalWidth * naturalHeight)).squareRoot())
+    scale = max(0.25, min(3, scale))
+    let width = max(16, Int(naturalWidth * scale)), height = max(16, Int(naturalHeight * scale))
+    guard let flat = gray.warped(quad: quad, width: width, height: height) else {
+      throw StageFailure("the receipt outline is degenerate")
+    }
+    let radius = max(8, Int(Double(options.linePitch) * 0.3))
+    item.receiptImage = ReceiptImaging.sauvola(flat, radius: radius, k: options.sauvolaK)
+    item.receiptGray = ReceiptImaging.stretched(flat)
+    var receipt = item.record.receipt ?? ReceiptRecord()
+    receipt.quad = quad.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }
+    receipt.skew = (angle * 100).rounded() / 100
+    item.record.receipt = receipt
+  }
+
+  /// The quad of the region turned by `degrees` about its centre, found in the flat copy's
+  /// coordinates and mapped back through its homography, so one warp both flattens and deskews.
+  static func rotate(quad: [Point], width: Int, height: Int, degrees: Double) -> [Point] {
+    let w = Double(width), h = Double(height)
+    guard
+      let map = Homography(from: [Point(0, 0), Point(w, 0), Point(w, h), Point(0, h)], to: quad)
+    else { return quad }
+    let t = degrees * .pi / 180
+    let cx = w / 2, cy = h / 2
+    return [Point(0, 0), Point(w, 0), Point(w, h), Point(0, h)].map { p in
+      let dx = p.x - cx, dy = p.y - cy
+      return map.apply(Point(cx + dx * cos(t) - dy * sin(t), cy + dx * sin(t) + dy * cos(t)))
+    }
+  }
+}
+
+extension Bitmap {
+  /// Grey values at or above 128 become 255, the rest 0 (a resized binary image made binary again).
+  func thresholded() -> Bitmap {
+    var copy = self
+    copy.pixels.withUnsafeMutableBufferPointer { p in
+      for i in p.indices { p[i] = p[i] >= 128 ? 255 : 0 }
+    }
+    return copy
+  }
+}

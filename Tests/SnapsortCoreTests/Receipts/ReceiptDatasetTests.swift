@@ -1,0 +1,82 @@
+import Foundation
+import XCTest
+
+@testable import SnapsortCore
+
+/// The receipts preset on the real receipts of `../shared/data/receipts` (SROIE and German
+/// scans, ground truth by the datasets' authors; skipped when that folder is absent), two
+/// workers. Counts of correct totals, dates and merchants may only go up.
+final class ReceiptDatasetTests: XCTestCase {
+  static let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("shared/data/receipts")
+
+  /// Measured with the committed preset (sroie: 45 receipts, softmatic_de: 14).
+  static let minimums: [String: [String: Int]] = [
+    "sroie": ["total": 33, "date": 33, "merchant": 33],
+    "softmatic_de": ["total": 12, "date": 13, "merchant": 8],
+  ]
+
+  func testCorrectFieldsPerDataset() throws {
+    guard FileManager.default.fileExists(atPath: Self.data.path) else {
+      throw XCTSkip("../shared/data/receipts is absent (a clone outside the workplace)")
+    }
+    let preset = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("presets/receipts.json")
+    let config = try PipelineConfig.load(from: preset, context: StageContext(jobs: 2))
+    for dataset in Self.minimums.keys.sorted() {
+      let folder = Self.data.appendingPathComponent(dataset)
+      let inputs = try InputScanner().scan([folder]).inputs
+      let records = LockedRecords()
+      _ = try Runner(config: config, jobs: 2, outputDirectory: nil).run(inputs, sink: { records.append($0) })
+      var correct: [String: Int] = [:]
+      for record in records.all {
+        let stem = (record.file as NSString).deletingPathExtension
+        let truth =
+          try JSONSerialization.jsonObject(
+            with: Data(contentsOf: folder.appendingPathComponent(stem + ".json"))) as? [String: Any] ?? [:]
+        let receipt = record.receipt
+        if let total = truth["total"] as? String, let got = receipt?.total,
+          Money.parse(total) == Money.parse(got)
+        {
+          correct["total", default: 0] += 1
+        }
+        if let date = truth["date"] as? String, date == receipt?.date { correct["date", default: 0] += 1 }
+        if let merchant = truth["merchant"] as? String, let got = receipt?.merchant,
+          Self.merchantMatches(merchant, got)
+        {
+          correct["merchant", default: 0] += 1
+        }
+      }
+      print("receipts \(dataset) of \(inputs.count): \(correct.sorted { $0.key < $1.key })")
+      for (field, minimum) in Self.minimums[dataset]! {
+        XCTAssertGreaterThanOrEqual(correct[field] ?? 0, minimum, "\(dataset) \(field)")
+      }
+    }
+  }
+
+  /// The dataset README's rule: letters and digits, case-insensitive, similarity ≥ 0.8; a
+  /// one-word label also matches any predicted word that close.
+  static func merchantMatches(_ expected: String, _ predicted: String) -> Bool {
+    let e = IssuerText.tokens(expected), p = IssuerText.tokens(predicted)
+    if similarity(e.joined(), p.joined()) >= 0.8 { return true }
+    return e.count == 1 && p.contains { similarity(e[0], $0) >= 0.8 }
+  }
+
+  /// 2 × matching characters / total characters, matches counted as in an edit alignment.
+  static func similarity(_ a: String, _ b: String) -> Double {
+    guard !a.isEmpty || !b.isEmpty else { return 1 }
+    let distance = ReceiptExtractor.editDistance(a, b)
+    let matches = max(0, max(a.count, b.count) - distance)
+    return 2 * Double(matches) / Double(a.count + b.count)
+  }
+}
+
+/// Records collected from the runner's sink queue.
+final class LockedRecords: @unchecked Sendable {
+  // The lock guards `records`; the runner calls the sink from one serial queue anyway.
+  private let lock = NSLock()
+  private var records: [Record] = []
+  func append(_ record: Record) { lock.withLock { records.append(record) } }
+  var all: [Record] { lock.withLock { records } }
+}

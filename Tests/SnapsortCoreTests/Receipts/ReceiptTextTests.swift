@@ -1,0 +1,150 @@
+import Foundation
+import XCTest
+
+@testable import SnapsortCore
+
+/// Amounts, dates, items and checks on receipt text written in the test.
+final class ReceiptTextTests: XCTestCase {
+  func testAmountsWithCommaOrPointAndNotDatesTimesOrPercentages() {
+    XCTAssertEqual(Money.amounts(in: "TOTAL USD 17.44").map(\.money.description), ["17.44"])
+    XCTAssertEqual(Money.amounts(in: "SUMA PLN 34,27").map(\.money.description), ["34.27"])
+    XCTAssertEqual(Money.amounts(in: "RABAT -2,00").map(\.money.description), ["-2.00"])
+    XCTAssertEqual(Money.amounts(in: "Rabatt 0,50-").map(\.money.description), ["-0.50"])
+    XCTAssertEqual(Money.amounts(in: "Gesamt 1.234,56 EUR").map(\.money.description), ["1234.56"])
+    XCTAssertEqual(Money.amounts(in: "Total 1,234.56").map(\.money.description), ["1234.56"])
+    XCTAssertEqual(Money.amounts(in: "BARGELD 40 ,00").map(\.money.description), ["40.00"])
+    XCTAssertEqual(Money.amounts(in: "09:48 02.03.2020"), [])
+    XCTAssertEqual(Money.amounts(in: "C 7,00% 17,33 1,21").map(\.money.description), ["17.33", "1.21"])
+    XCTAssertEqual(Money.parse("RM 9.00"), Money(cents: 900))
+  }
+
+  func testNumericAndNamedDatesInTheTenLanguages() {
+    func iso(_ text: String, monthFirst: Bool = false) -> String? {
+      ReceiptDate.dates(in: text, monthFirst: monthFirst).first?.iso
+    }
+    XCTAssertEqual(iso("18.11.2023 08:05"), "2023-11-18")
+    XCTAssertEqual(iso("Date: 02/01/2018"), "2018-01-02")
+    XCTAssertEqual(iso("03/14/2024 18:22"), "2024-03-14")
+    XCTAssertEqual(iso("09/01/2024", monthFirst: true), "2024-09-01")
+    XCTAssertEqual(iso("2024-05-02"), "2024-05-02")
+    XCTAssertEqual(iso("17-03-18"), "2018-03-17")
+    XCTAssertEqual(iso("29 MAR 2018"), "2018-03-29")
+    XCTAssertEqual(iso("March 5, 2024"), "2024-03-05")
+    XCTAssertEqual(iso("5 marca 2024"), "2024-03-05")
+    XCTAssertEqual(iso("12. März 2024"), "2024-03-12")
+    XCTAssertEqual(iso("3 août 2024"), "2024-08-03")
+    XCTAssertEqual(iso("7 de diciembre de 2024"), nil)  // words between day and month: not read
+    XCTAssertEqual(iso("7 dic 2024"), "2024-12-07")
+    XCTAssertEqual(iso("1 ottobre 2024"), "2024-10-01")
+    XCTAssertEqual(iso("14 mei 2024"), "2024-05-14")
+    XCTAssertEqual(iso("14 maj 2024"), "2024-05-14")
+    XCTAssertEqual(iso("14 мая 2024"), "2024-05-14")
+    XCTAssertEqual(iso("14 травня 2024"), "2024-05-14")
+    XCTAssertEqual(iso("Woda 1,5l 6 x 1,99"), nil)
+    XCTAssertEqual(ReceiptDate.time(in: "03/14/2024 18:22"), "18:22")
+    XCTAssertEqual(ReceiptDate.time(in: "Time: 09:29:00"), "09:29:00")
+  }
+
+  func testQuantityLinesAndMultiplicationInIntegers() throws {
+    let q = try XCTUnwrap(ReceiptItems.quantity(in: "  0,532 kg x 3,49             1,86"))
+    XCTAssertEqual(q.quantity, "0.532")
+    XCTAssertEqual(q.unitPrice, Money(cents: 349))
+    XCTAssertEqual(ReceiptItems.multiply("0.532", Money(cents: 349)), Money(cents: 186))
+    XCTAssertEqual(ReceiptItems.quantity(in: "2 szt. x 1,99 3,98")?.quantity, "2")
+    XCTAssertNil(ReceiptItems.quantity(in: "Eggs Large 12ct 3.89"))
+  }
+
+  /// Rows as the line builder would give them, one word per token on a 40-pixel grid.
+  private func rows(_ texts: [String]) -> [ReceiptLine] {
+    texts.enumerated().map { index, text in
+      var x = 0.0
+      let words = text.split(separator: " ").map { token -> TesseractEngine.Item in
+        defer { x += Double(token.count + 1) * 20 }
+        return TesseractEngine.Item(
+          text: String(token), box: [x, Double(index) * 40, Double(token.count) * 20, 30], confidence: 90)
+      }
+      return ReceiptLine(words: words)
+    }
+  }
+
+  func testEnglishReceiptWithSplitItemSavingsTaxAndChecks() {
+    let receipt = ReceiptExtractor().extract(
+      rows([
+        "GREEN BASKET MARKET", "12 Main Street", "03/14/2024 18:22", "----------", "Organic Bananas 1.29",
+        "Whole Milk 1gal", "2 x 3.49 6.98", "Sourdough Bread 4.99", "Eggs Large 12ct 3.89", "---------",
+        "SUBTOTAL 17.15", "YOU SAVED -1.00", "TAX 1.29", "TOTAL USD 17.44", "TRN 448812", "*** THANK YOU ***",
+      ]))
+    XCTAssertEqual(receipt.merchant, "GREEN BASKET MARKET")
+    XCTAssertEqual(receipt.date, "2024-03-14")
+    XCTAssertEqual(receipt.time, "18:22")
+    XCTAssertEqual(receipt.currency, "USD")
+    XCTAssertEqual(receipt.subtotal, "17.15")
+    XCTAssertEqual(receipt.savings, "1.00")
+    XCTAssertEqual(receipt.tax, "1.29")
+    XCTAssertEqual(receipt.total, "17.44")
+    XCTAssertEqual(receipt.referenceNumber, "448812")
+    XCTAssertEqual(
+      receipt.items,
+      [
+        ReceiptItem(description: "Organic Bananas", quantity: "1", unitPrice: "1.29", amount: "1.29"),
+        ReceiptItem(description: "Whole Milk 1gal", quantity: "2", unitPrice: "3.49", amount: "6.98"),
+        ReceiptItem(description: "Sourdough Bread", quantity: "1", unitPrice: "4.99", amount: "4.99"),
+        ReceiptItem(description: "Eggs Large 12ct", quantity: "1", unitPrice: "3.89", amount: "3.89"),
+      ])
+    XCTAssertEqual(receipt.checks?.itemsMatchSubtotal, true)
+    XCTAssertEqual(receipt.checks?.totalsConsistent, true)
+    XCTAssertEqual(receipt.fields?["total"]?.line, 13)
+  }
+
+  func testPolishReceiptWithWeighedGoodsAndADisagreementNamed() {
+    let good = ReceiptExtractor().extract(
+      rows([
+        "SKLEP POD LIPAMI", "ul. Przykładowa 1", "02.05.2024 10:41", "Chleb żytni 6,49", "Masło 200g",
+        "2 x 7,99 15,98", "Jabłka", "0,532 kg x 3,49 1,86", "Woda 1,5l", "6 x 1,99 11,94",
+        "SUMA CZĘŚCIOWA 36,27", "RABAT -2,00", "SUMA PLN 34,27", "Nr 0021/2024",
+      ]))
+    XCTAssertEqual(good.merchant, "SKLEP POD LIPAMI")
+    XCTAssertEqual(good.date, "2024-05-02")
+    XCTAssertEqual(good.currency, "PLN")
+    XCTAssertEqual(good.total, "34.27")
+    XCTAssertEqual(good.subtotal, "36.27")
+    XCTAssertEqual(good.savings, "2.00")
+    XCTAssertEqual(good.referenceNumber, "0021/2024")
+    XCTAssertEqual(good.items.map(\.description), ["Chleb żytni", "Masło 200g", "Jabłka", "Woda 1,5l"])
+    XCTAssertEqual(good.items[2].quantity, "0.532")
+    XCTAssertEqual(good.checks?.problems, [])
+
+    // One misread item price: the check says so and the total's confidence drops.
+    let bad = ReceiptExtractor().extract(
+      rows(["SKLEP POD LIPAMI", "Chleb żytni 8,49", "SUMA CZĘŚCIOWA 6,49", "SUMA PLN 6,49"]))
+    XCTAssertEqual(bad.checks?.itemsMatchSubtotal, false)
+    XCTAssertEqual(bad.checks?.problems, ["items add up to 8.49, the subtotal says 6.49"])
+    XCTAssertLessThan(bad.fields?["total"]?.confidence ?? 1, good.fields?["total"]?.confidence ?? 0)
+  }
+
+  func testTotalFromCashMinusChangeAndMerchantFromTheCatalog() throws {
+    let catalog = try IssuerCatalog.bundled()
+    let receipt = ReceiptExtractor(catalog: catalog).extract(
+      rows([
+        "A L D I", "Pohlweg 110", "33100 Paderborn", "BIO HONIG 3,29 C", "SUMME 3,29", "ZU ZAHLEN EURO 24,23",
+        "BARGELD 40,00",
+        "ZURÜCK 15,77", "09:48 02.03.2020",
+      ]))
+    XCTAssertEqual(receipt.merchant, "ALDI")
+    XCTAssertEqual(receipt.total, "24.23")
+    XCTAssertEqual(receipt.fields?["total"]?.line, 5)
+    XCTAssertEqual(receipt.currency, "EUR")
+    XCTAssertEqual(receipt.date, "2020-03-02")
+  }
+
+  func testWordsOfOneRowAreJoinedAcrossColumns() {
+    let words = [
+      TesseractEngine.Item(text: "4.99", box: [600, 102, 80, 30], confidence: 90),
+      TesseractEngine.Item(text: "Sourdough", box: [10, 100, 180, 32], confidence: 90),
+      TesseractEngine.Item(text: "Bread", box: [200, 101, 100, 31], confidence: 90),
+      TesseractEngine.Item(text: "TOTAL", box: [10, 150, 100, 30], confidence: 90),
+      TesseractEngine.Item(text: "17.44", box: [600, 152, 100, 30], confidence: 90),
+    ]
+    XCTAssertEqual(ReceiptLine.rows(from: words).map(\.text), ["Sourdough Bread 4.99", "TOTAL 17.44"])
+  }
+}
