@@ -13,3 +13,7 @@ if [ -d "$BENCH_IMAGES/screenshots" ]; then
   "$PY" bench/cards/eval_cards.py "$BENCH_IMAGES/screenshots" "$BENCH_WORK/out-screenshots-geometry/records.jsonl" \
     "snapsort (screenshots, geometry stages)" > "$BENCH_RESULTS/cards-screenshots.md"
 fi
+"$PY" bench/cards/eval_barcodes.py "$BENCH_IMAGES/cards" "$BENCH_WORK/out-cards-j1/records.jsonl" "snapsort (cards preset)" \
+  > "$BENCH_RESULTS/cards-barcodes-snapsort.md"
+"$PY" bench/cards/eval_barcodes.py "$BENCH_IMAGES/cards" "$BENCH_WORK/baseline-cards-j1.jsonl" "OpenCV baseline (pyzbar)" \
+  > "$BENCH_RESULTS/cards-barcodes-baseline.md"
