@@ -43,7 +43,7 @@ test-sanitize: deps
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build -c release -Xswiftc -enable-testing --sanitize=thread \
 	  --scratch-path .build-tsan --filter '$(TSAN_TESTS)'
 	$(SWIFT) build --build-tests -c release -Xswiftc -enable-testing --sanitize=address --scratch-path .build-asan
-	ASAN_OPTIONS=detect_leaks=1 $(SWIFT) test --skip-build -c release -Xswiftc -enable-testing --sanitize=address \
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp $(SWIFT) test --skip-build -c release -Xswiftc -enable-testing --sanitize=address \
 	  --scratch-path .build-asan --filter '$(ASAN_TESTS)'
 
 ## libFuzzer on each loader and the config parser for FUZZ_SECONDS each (default 60; the issue's
