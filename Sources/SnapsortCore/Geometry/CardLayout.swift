@@ -14,7 +14,8 @@ enum CardLayout {
     let turned = chipShare(crop, x: 0.74...0.94, y: 0.48...0.72)
     if turned > 0.3 && upright < 0.05 { return true }
     if upright > 0.3 && turned < 0.05 { return false }
-    let top = barShare(crop, rows: 0.05...0.35), bottom = barShare(crop, rows: 0.65...0.95)
+    let gray = crop.grayscale()
+    let top = barShare(gray, rows: 0.05...0.35), bottom = barShare(gray, rows: 0.65...0.95)
     return top > 0.04 && top > 3 * bottom
   }
 
@@ -37,19 +38,16 @@ enum CardLayout {
   }
 
   /// Share of a band of rows' pixels on strong vertical edges with little vertical change: bars.
-  static func barShare(_ crop: Bitmap, rows: ClosedRange<Double>) -> Double {
-    let y0 = max(1, Int(rows.lowerBound * Double(crop.height)))
-    let y1 = min(crop.height - 1, Int(rows.upperBound * Double(crop.height)))
-    let w = crop.width
+  static func barShare(_ gray: Bitmap, rows: ClosedRange<Double>) -> Double {
+    let y0 = max(1, Int(rows.lowerBound * Double(gray.height)))
+    let y1 = min(gray.height - 1, Int(rows.upperBound * Double(gray.height)))
+    let w = gray.width
     var hits = 0, total = 0
-    crop.pixels.withUnsafeBufferPointer { p in
-      func luma(_ x: Int, _ y: Int) -> Int {
-        let i = (y * w + x) * 3
-        return (Int(p[i]) * 77 + Int(p[i + 1]) * 150 + Int(p[i + 2]) * 29) >> 8
-      }
+    gray.pixels.withUnsafeBufferPointer { p in
       for y in stride(from: y0, to: y1, by: 2) {
         for x in stride(from: 1, to: w - 1, by: 1) {
-          let dx = abs(luma(x + 1, y) - luma(x - 1, y)), dy = abs(luma(x, y + 1) - luma(x, y - 1))
+          let i = y * w + x
+          let dx = abs(Int(p[i + 1]) - Int(p[i - 1])), dy = abs(Int(p[i + w]) - Int(p[i - w]))
           if dx > 60 && dx > 4 * dy { hits += 1 }
           total += 1
         }
