@@ -51,6 +51,16 @@ struct RewarpCommand: ParsableCommand {
       throw SnapsortExit.usage
     }
     try RunOutputs.writeRecords(updated, to: outputURL)
+    // The store and the report are derived from the records: keep them in step with the new crops.
+    if let data = try? Data(contentsOf: outputURL.appendingPathComponent("run.json")),
+      let summary = try? JSONDecoder().decode(RunSummary.self, from: data)
+    {
+      let rootURL = URL(fileURLWithPath: root)
+      try RunOutputs.writeDerived(
+        records: updated, summary: summary, to: outputURL,
+        sources: Dictionary(
+          uniqueKeysWithValues: updated.map { ($0.file, rootURL.appendingPathComponent($0.file)) }))
+    }
     let files = Set(corrections.map(\.file))
     let failed = updated.filter { files.contains($0.file) && $0.status == .error }
     Terminal.info("re-warped \(corrections.count) files (\(failed.count) failed) → \(recordsURL.path)")
