@@ -78,6 +78,10 @@ snapsort_zxing_results *snapsort_zxing_read(
 
 void snapsort_zxing_free(snapsort_zxing_results *results);
 
+/* Calls abort() under the same guard as snapsort_zxing_read, so that tests can prove the guard
+ * turns an abort into SNAPSORT_ZXING_ABORTED on any thread. Freed by snapsort_zxing_free. */
+snapsort_zxing_results *snapsort_zxing_abort_for_testing(void);
+
 /* The library's version, "1.4.0". */
 const char *snapsort_zxing_version(void);
 

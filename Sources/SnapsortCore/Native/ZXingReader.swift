@@ -30,11 +30,12 @@ public final class ZXingReader: Sendable {
     public var formats: UInt32 = 0
     public var tryHarder = true
     public var tryRotate = true
+    /// Also read 3×-averaged copies while the longer side exceeds 500 px (zxing's own pyramid,
+    /// rebuilt in the shim so that merging layers cannot trip the library's assertion).
     public var tryDownscale = true
     public var isPure = false
     public var binarizer: Binarizer = .localAverage
-    /// `ReadBarcodes` (plural): its failed assertion on some images is caught, but the single
-    /// read is what the stage uses.
+    /// `ReadBarcodes` (plural) rather than the first symbol only.
     public var multiple = false
     public init() {}
   }
@@ -94,6 +95,18 @@ public final class ZXingReader: Sendable {
     let list = gray.pixels.withUnsafeBufferPointer { pixels in
       snapsort_zxing_read(pixels.baseAddress, Int32(gray.width), Int32(gray.height), Int32(gray.width), &c)
     }
+    return try Self.symbols(from: list)
+  }
+
+  /// Calls abort() under the shim's guard: the error that comes back is what a failed assertion
+  /// inside the library becomes.
+  static func abortUnderGuardForTesting() throws(Failure) {
+    _ = try symbols(from: snapsort_zxing_abort_for_testing())
+  }
+
+  private static func symbols(from list: UnsafeMutablePointer<snapsort_zxing_results>?) throws(Failure)
+    -> [Symbol]
+  {
     guard let list else { throw Failure(kind: .outOfMemory, message: "out of memory") }
     // snapsort_zxing_read's counterpart, per snapsort_zxing.h: frees every symbol's text and bytes.
     defer { snapsort_zxing_free(list) }
