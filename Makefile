@@ -46,8 +46,9 @@ test-sanitize: deps
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp $(SWIFT) test --skip-build -c release -Xswiftc -enable-testing --sanitize=address \
 	  --scratch-path .build-asan --filter '$(ASAN_TESTS)'
 
-## libFuzzer on each loader and the config parser for FUZZ_SECONDS each (default 60; the issue's
-## soak is FUZZ_SECONDS=3600); kept crashes land in Fuzz/regressions/ and are replayed by make test.
+## libFuzzer on each loader and the config parser for FUZZ_SECONDS each (default 60), or for
+## FUZZ_CPU_SECONDS of CPU time each (the soak: FUZZ_CPU_SECONDS=3600, an hour per loader even on a
+## busy machine); kept crashes land in Fuzz/regressions/ and are replayed by make test.
 fuzz: deps
 	scripts/fuzz.sh
 
