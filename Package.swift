@@ -46,7 +46,9 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "SnapsortCoreTests", dependencies: ["SnapsortCore"]),
+    // The test bundle's sanitizer defaults (see the file for why).
+    .target(name: "TestSanitizerOptions", path: "Tests/TestSanitizerOptions"),
+    .testTarget(name: "SnapsortCoreTests", dependencies: ["SnapsortCore", "TestSanitizerOptions"]),
     .testTarget(name: "GoldenTests", dependencies: ["SnapsortCore"]),
     .testTarget(
       name: "CLITests",
