@@ -4,15 +4,13 @@
 # .build-fuzz/corpus/<target>; a crashing, leaking or timing-out input is kept in
 # Fuzz/regressions/<target>/, which FuzzRegressionTests replays on every `make test`.
 #   FUZZ_SECONDS=3600 FUZZ_TARGETS="jpeg png" FUZZ_JOBS=2 make fuzz
-# FUZZ_CPU_SECONDS=3600 instead stops each target after that much CPU time, so a soak on a busy
-# machine still fuzzes each target for the full hour; the summary prints wall and CPU seconds.
+# FUZZ_CPU_SECONDS=3600 instead fuzzes each target for that much CPU time, so a soak on a busy
+# machine still gives each target the full hour; the summary prints wall and CPU seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 CPU_SECONDS=${FUZZ_CPU_SECONDS:-}
-# With a CPU budget the wall limit only guards against a stalled target.
-[ -n "$CPU_SECONDS" ] && SECONDS_PER_TARGET=$((CPU_SECONDS * 4))
 TARGETS=${FUZZ_TARGETS:-jpeg png webp heif load config}
 JOBS=${FUZZ_JOBS:-1}
 SCRATCH="$ROOT/.build-fuzz"
@@ -31,23 +29,37 @@ no_main=$(ls "$resource_dir"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a 2>/
 
 export LSAN_OPTIONS="suppressions=$ROOT/Fuzz/lsan.supp:print_suppressions=0"
 failed=0
+# With FUZZ_CPU_SECONDS the budget is per target in total, across runs that were stopped before
+# it was spent (a session ending, a reboot): .build-fuzz/<target>.cpu tallies the CPU seconds the
+# target's corpus has had since its last crash, and a rerun fuzzes only what is left.
 run_target() {
-  local target=$1 name pid started cpu ticks status=0
+  local target=$1 name pid started cpu=0 ticks status=0 base=0 budget
   name="Fuzz$(case $target in jpeg) echo JPEG;; png) echo PNG;; webp) echo WebP;; heif) echo HEIF;; load) echo Load;; config) echo Config;; esac)"
   mkdir -p "$SCRATCH/corpus/$target" "Fuzz/regressions/$target"
-  echo "fuzz: $target for ${CPU_SECONDS:+$CPU_SECONDS CPU s, at most }${SECONDS_PER_TARGET}s" >&2
+  if [ -n "$CPU_SECONDS" ]; then
+    base=$(cat "$SCRATCH/$target.cpu" 2>/dev/null || echo 0)
+    budget=$((CPU_SECONDS - base))
+    if [ "$budget" -le 0 ]; then
+      echo "fuzz: $target already had ${base} CPU s without a crash" >&2
+      echo "0 0" > "$SCRATCH/$target.time"
+      return 0
+    fi
+    echo "fuzz: $target for $budget CPU s (${base} done before), at most $((budget * 4))s" >&2
+  else
+    echo "fuzz: $target for ${SECONDS_PER_TARGET}s" >&2
+  fi
   started=$(date +%s)
   # A crash stops this target only: the input is kept and the other targets still run.
-  "$SCRATCH/release/$name" "$SCRATCH/corpus/$target" -max_total_time="$SECONDS_PER_TARGET" \
+  "$SCRATCH/release/$name" "$SCRATCH/corpus/$target" -max_total_time="${budget:+$((budget * 4))}${budget:-$SECONDS_PER_TARGET}" \
     -rss_limit_mb=3072 -timeout=20 -max_len=262144 -print_final_stats=1 \
     -artifact_prefix="Fuzz/regressions/$target/" > "$SCRATCH/$target.log" 2>&1 &
   pid=$!
   ticks=$(getconf CLK_TCK)
-  cpu=0
   while kill -0 "$pid" 2>/dev/null; do
     # utime + stime of the fuzzer (fields 14 and 15 of /proc/PID/stat, after the command name).
     cpu=$(awk -v t="$ticks" '{ sub(/.*\) /, ""); print int(($12 + $13) / t) }' "/proc/$pid/stat" 2>/dev/null || echo "$cpu")
-    if [ -n "$CPU_SECONDS" ] && [ "$cpu" -ge "$CPU_SECONDS" ]; then
+    [ -n "$CPU_SECONDS" ] && echo $((base + cpu)) > "$SCRATCH/$target.cpu"
+    if [ -n "$CPU_SECONDS" ] && [ "$cpu" -ge "$budget" ]; then
       kill -INT "$pid"
       wait "$pid" || true # libFuzzer exits 72 on SIGINT after printing its final stats
       echo "$(( $(date +%s) - started )) $cpu" > "$SCRATCH/$target.time"
@@ -57,6 +69,8 @@ run_target() {
   done
   wait "$pid" || status=$?
   echo "$(( $(date +%s) - started )) $cpu" > "$SCRATCH/$target.time"
+  # The crash-free tally starts again once the crash is fixed.
+  [ "$status" -ne 0 ] && rm -f "$SCRATCH/$target.cpu"
   return "$status"
 }
 pids=()
@@ -72,7 +86,8 @@ for target in $TARGETS; do
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
   kept=$(ls "Fuzz/regressions/$target" | wc -l)
   read -r wall cpu < "$SCRATCH/$target.time" || { wall='?'; cpu='?'; }
-  echo "fuzz: $target: ${wall}s wall, ${cpu}s CPU, $runs runs, $cov, corpus $(ls "$SCRATCH/corpus/$target" | wc -l) inputs, regressions kept $kept"
+  total=$(cat "$SCRATCH/$target.cpu" 2>/dev/null || echo "$cpu")
+  echo "fuzz: $target: this run ${wall}s wall and ${cpu}s CPU (${total}s CPU in total without a crash), $runs runs, $cov, corpus $(ls "$SCRATCH/corpus/$target" | wc -l) inputs, regressions kept $kept"
 done
 if [ "$failed" -ne 0 ]; then
   echo "fuzz: a target failed; its input is in Fuzz/regressions/<target>/ and its log in $SCRATCH/<target>.log" >&2
