@@ -10,6 +10,7 @@ set -euo pipefail
 if [ -d "$BENCH_IMAGES/screenshots" ]; then
   "$SNAPSORT" run "$BENCH_IMAGES/screenshots" --config bench/cards/geometry.json --out "$BENCH_WORK/out-screenshots-geometry" \
     --jobs 1 --fresh --quiet || [ $? -le 1 ]
+  cp "$BENCH_WORK/out-screenshots-geometry/run.json" "$BENCH_RESULTS/geometry-screenshots-j1.json"
   "$PY" bench/cards/eval_cards.py "$BENCH_IMAGES/screenshots" "$BENCH_WORK/out-screenshots-geometry/records.jsonl" \
     "snapsort (screenshots, geometry stages)" > "$BENCH_RESULTS/cards-screenshots.md"
 fi

@@ -210,25 +210,26 @@ public struct CardDetector: Sendable {
   static func rectifiedAspect(_ quad: [Point], width: Int, height: Int) -> Double? {
     let cx = Double(width) / 2, cy = Double(height) / 2, unit = Double(max(width, height))
     // m1 top-left, m2 top-right, m3 bottom-left, m4 bottom-right (any consistent labelling).
-    let m = quad.map { [($0.x - cx) / unit, ($0.y - cy) / unit, 1.0] }
-    let (m1, m2, m4, m3) = (m[0], m[1], m[2], m[3])
-    func cross(_ a: [Double], _ b: [Double]) -> [Double] {
-      [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    // SIMD3 rather than arrays: this runs for every candidate quad, thousands per image.
+    func lift(_ p: Point) -> SIMD3<Double> { SIMD3((p.x - cx) / unit, (p.y - cy) / unit, 1.0) }
+    let (m1, m2, m4, m3) = (lift(quad[0]), lift(quad[1]), lift(quad[2]), lift(quad[3]))
+    func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
+      SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
     }
-    func dot(_ a: [Double], _ b: [Double]) -> Double { a[0] * b[0] + a[1] * b[1] + a[2] * b[2] }
+    func dot(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { a.x * b.x + a.y * b.y + a.z * b.z }
     let c14 = cross(m1, m4)
     let d2 = dot(cross(m2, m4), m3), d3 = dot(cross(m3, m4), m2)
     guard abs(d2) > 1e-12, abs(d3) > 1e-12 else { return nil }
     let k2 = dot(c14, m3) / d2, k3 = dot(c14, m2) / d3
-    let n2 = (0..<3).map { k2 * m2[$0] - m1[$0] }, n3 = (0..<3).map { k3 * m3[$0] - m1[$0] }
-    var w2 = n2[0] * n2[0] + n2[1] * n2[1], h2 = n3[0] * n3[0] + n3[1] * n3[1]
-    let denominator = n2[2] * n3[2]
+    let n2 = k2 * m2 - m1, n3 = k3 * m3 - m1
+    var w2 = n2.x * n2.x + n2.y * n2.y, h2 = n3.x * n3.x + n3.y * n3.y
+    let denominator = n2.z * n3.z
     if abs(denominator) > 1e-9 {
-      let f2 = -(n2[0] * n3[0] + n2[1] * n3[1]) / denominator
+      let f2 = -(n2.x * n3.x + n2.y * n3.y) / denominator
       // A focal length between a fifth and five times the image's size; else near-affine.
       if f2 > 0.04 && f2 < 25 {
-        w2 += n2[2] * n2[2] * f2
-        h2 += n3[2] * n3[2] * f2
+        w2 += n2.z * n2.z * f2
+        h2 += n3.z * n3.z * f2
       } else {
         return simpleAspect(quad)
       }

@@ -90,14 +90,21 @@ struct HoughLines {
         accumulator[t * rhoBins + rho] += 1
       }
     }
-    var peaks: [(t: Int, r: Int, votes: Int32)] = []
+    // One integer per peak, larger for more votes, then for a smaller θ bin, then a smaller ρ
+    // bin: integers sort several times faster than tuples compared by a closure, in the same
+    // order.
+    let field20 = 0xFFFFF
+    var keys: [Int] = []
     for t in 0..<thetaBins {
       for r in 0..<rhoBins {
         let v = accumulator[t * rhoBins + r]
-        if v >= Int32(minimumVotes) { peaks.append((t, r, v)) }
+        if v >= Int32(minimumVotes) { keys.append(Int(v) << 40 | (field20 - t) << 20 | (field20 - r)) }
       }
     }
-    peaks.sort { ($0.votes, $1.t, $1.r) > ($1.votes, $0.t, $0.r) }
+    keys.sort(by: >)
+    let peaks = keys.lazy.map { key in
+      (t: field20 - (key >> 20 & field20), r: field20 - (key & field20), votes: Int32(key >> 40))
+    }
     var chosen: [(t: Int, r: Int, votes: Int32)] = []
     var perBucket = [Int](repeating: 0, count: 6)
     for peak in peaks {

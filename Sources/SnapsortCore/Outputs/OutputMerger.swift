@@ -11,11 +11,13 @@ public enum OutputMerger {
     try fileManager.createDirectory(at: destination, withIntermediateDirectories: true)
     for output in outputs {
       let summaryURL = output.appendingPathComponent("run.json")
-      guard let data = try? Data(contentsOf: summaryURL), let summary = try? decoder.decode(RunSummary.self, from: data)
+      guard let data = try? Data(contentsOf: summaryURL),
+        let summary = try? decoder.decode(RunSummary.self, from: data)
       else { throw InputError("\(output.path) holds no run.json: not a snapsort output folder") }
       if let first = summaries.first, first.configHash != summary.configHash {
         throw InputError(
-          "\(output.path) ran another config (hash \(summary.configHash.prefix(12))… vs \(first.configHash.prefix(12))…)")
+          "\(output.path) ran another config (hash \(summary.configHash.prefix(12))… vs \(first.configHash.prefix(12))…)"
+        )
       }
       summaries.append(summary)
       for record in try RecordCoding.readLines(output.appendingPathComponent("records.jsonl")) {
@@ -30,7 +32,8 @@ public enum OutputMerger {
         let target = destination.appendingPathComponent("cards")
         try fileManager.createDirectory(at: target, withIntermediateDirectories: true)
         for name in names where !fileManager.fileExists(atPath: target.appendingPathComponent(name).path) {
-          try fileManager.copyItem(at: cards.appendingPathComponent(name), to: target.appendingPathComponent(name))
+          try fileManager.copyItem(
+            at: cards.appendingPathComponent(name), to: target.appendingPathComponent(name))
         }
       }
     }
@@ -47,6 +50,8 @@ public enum OutputMerger {
         merged.totalMs += timing.totalMs
         merged.p50Ms = max(merged.p50Ms, timing.p50Ms)
         merged.p95Ms = max(merged.p95Ms, timing.p95Ms)
+        if let cpu = timing.cpuP50Ms { merged.cpuP50Ms = max(merged.cpuP50Ms ?? 0, cpu) }
+        if let cpu = timing.cpuP95Ms { merged.cpuP95Ms = max(merged.cpuP95Ms ?? 0, cpu) }
         stages[name] = merged
       }
     }

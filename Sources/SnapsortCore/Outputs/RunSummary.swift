@@ -25,11 +25,17 @@ public struct RunSummary: Codable, Sendable {
     public var p50Ms: Double
     public var p95Ms: Double
     public var totalMs: Double
+    /// The same medians in CPU time of the worker's thread: what the stage costs on one core,
+    /// however busy the machine was (nil in a run.json written before they were measured).
+    public var cpuP50Ms: Double? = nil
+    public var cpuP95Ms: Double? = nil
     enum CodingKeys: String, CodingKey {
       case count
       case p50Ms = "p50_ms"
       case p95Ms = "p95_ms"
       case totalMs = "total_ms"
+      case cpuP50Ms = "cpu_p50_ms"
+      case cpuP95Ms = "cpu_p95_ms"
     }
   }
 
@@ -68,7 +74,9 @@ public struct RunSummary: Codable, Sendable {
       let ms = { (value: Double?) in ((value ?? 0) * 1e5).rounded() / 100 }
       result[stage] = StageTiming(
         count: values.count, p50Ms: ms(timings.percentile(0.5, of: stage)),
-        p95Ms: ms(timings.percentile(0.95, of: stage)), totalMs: ms(values.reduce(0, +)))
+        p95Ms: ms(timings.percentile(0.95, of: stage)), totalMs: ms(values.reduce(0, +)),
+        cpuP50Ms: timings.cpuPercentile(0.5, of: stage).map { ms($0) },
+        cpuP95Ms: timings.cpuPercentile(0.95, of: stage).map { ms($0) })
     }
     return result
   }

@@ -54,7 +54,7 @@ public final class Runner: Sendable {
 
     DispatchQueue.concurrentPerform(iterations: workerCount) { worker in
       let pipeline = pipelines[worker]
-      var timings: [String: [Double]] = [:]
+      var timings = StageClock()
       while !isCancelled(), let index = state.next() {
         let input = inputs[index]
         let record = Self.process(
@@ -68,13 +68,14 @@ public final class Runner: Sendable {
       }
       state.merge(timings)
     }
-    return RunTimings(perStage: state.timings, notStarted: state.remaining)
+    let merged = state.timings
+    return RunTimings(perStage: merged.wall, cpuPerStage: merged.cpu, notStarted: state.remaining)
   }
 
   /// Runs every stage on one input; any failure becomes the record's error.
   static func process(
     _ input: InputScanner.Input, with pipeline: WorkerPipeline, config: PipelineConfig,
-    outputDirectory: URL?, reusing previous: [String: Record] = [:], timings: inout [String: [Double]]
+    outputDirectory: URL?, reusing previous: [String: Record] = [:], timings: inout StageClock
   ) -> Record {
     let item = PhotoItem(relativePath: input.relativePath, url: input.url, outputDirectory: outputDirectory)
     item.record.kind = config.assumedKind
@@ -100,8 +101,11 @@ public final class Runner: Sendable {
         break
       }
       let start = DispatchTime.now().uptimeNanoseconds
+      let cpuStart = StageClock.threadCPUSeconds()
       defer {
-        timings[step.name, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        timings.wall[step.name, default: []].append(
+          Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        timings.cpu[step.name, default: []].append(StageClock.threadCPUSeconds() - cpuStart)
       }
       do {
         try stage.process(item)
@@ -131,13 +135,44 @@ final class WorkerPipeline: @unchecked Sendable {
   init(_ stages: [(PipelineConfig.Step, any Stage)]) { self.stages = stages }
 }
 
-/// Per-stage durations of a run, in seconds.
+/// One worker's per-stage durations, in seconds: wall time, and the CPU time of the worker's
+/// own thread.
+///
+/// Wall time grows with whatever else the machine runs; the thread's CPU time is what the stage
+/// itself cost on one core, so a benchmark on a shared machine can still say how fast a stage
+/// is.
+struct StageClock {
+  var wall: [String: [Double]] = [:]
+  var cpu: [String: [Double]] = [:]
+
+  mutating func merge(_ other: StageClock) {
+    wall.merge(other.wall) { $0 + $1 }
+    cpu.merge(other.cpu) { $0 + $1 }
+  }
+
+  static func threadCPUSeconds() -> Double {
+    var spec = timespec()
+    guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec) == 0 else { return 0 }
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+}
+
+/// Per-stage durations of a run, in seconds: wall time and the worker thread's CPU time.
 public struct RunTimings: Sendable {
   public var perStage: [String: [Double]]
+  public var cpuPerStage: [String: [Double]] = [:]
   public var notStarted: Int
 
   public func percentile(_ p: Double, of stage: String) -> Double? {
-    guard let values = perStage[stage], !values.isEmpty else { return nil }
+    Self.percentile(p, of: perStage[stage])
+  }
+
+  public func cpuPercentile(_ p: Double, of stage: String) -> Double? {
+    Self.percentile(p, of: cpuPerStage[stage])
+  }
+
+  private static func percentile(_ p: Double, of values: [Double]?) -> Double? {
+    guard let values, !values.isEmpty else { return nil }
     let sorted = values.sorted()
     let rank = Int((p * Double(sorted.count - 1)).rounded())
     return sorted[rank]
@@ -152,7 +187,7 @@ final class RunState: @unchecked Sendable {
   private var done = 0
   private var failed = 0
   private let total: Int
-  private var mergedTimings: [String: [Double]] = [:]
+  private var mergedTimings = StageClock()
 
   init(total: Int) { self.total = total }
 
@@ -172,10 +207,10 @@ final class RunState: @unchecked Sendable {
     }
   }
 
-  func merge(_ timings: [String: [Double]]) {
-    lock.withLock { mergedTimings.merge(timings) { $0 + $1 } }
+  func merge(_ timings: StageClock) {
+    lock.withLock { mergedTimings.merge(timings) }
   }
 
-  var timings: [String: [Double]] { lock.withLock { mergedTimings } }
+  var timings: StageClock { lock.withLock { mergedTimings } }
   var remaining: Int { lock.withLock { total - nextIndex } }
 }

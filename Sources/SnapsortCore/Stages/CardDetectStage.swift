@@ -5,7 +5,7 @@ import Foundation
 public final class CardDetectStage: Stage {
   public static let name = "detect_card"
   public static let summary =
-    "Find the card's corners (ID-1 aspect prior, Hough lines, edge support, sub-pixel refit)"
+    "Find the card's corners (ID-1 aspect prior, Hough lines, edge support, sub-pixel refit; exact pixel steps in screenshots)"
 
   public struct Options: StageOptions, Equatable {
     /// Longest side of the reduced copy that lines are searched on.
@@ -38,18 +38,26 @@ public final class CardDetectStage: Stage {
   public func process(_ item: PhotoItem) throws {
     guard let analysis = item.analysis else { throw StageFailure("no image was loaded") }
     var card = item.card
-    var detected = detector.detect(in: analysis)
+    // Corners in full-resolution pixels. A screenshot is searched at full resolution with the
+    // exact-step finder when its pixels are already decoded (PNG and WebP have no shrink-on-load).
+    var detected: (quad: [Point], confidence: Double)?
+    if let full = item.full, let flat = FlatCardFinder().find(in: full) {
+      detected = (flat.quad, flat.confidence)
+    } else if let result = detector.detect(in: analysis) {
+      detected = (
+        result.quad.map { Point($0.x * item.analysisScale, $0.y * item.analysisScale) }, result.confidence
+      )
+    }
     // A scan or a tight crop has the card's aspect itself: a small quad found inside it is a
     // part of the card (a chip, a barcode panel), not the card.
-    if let result = detected, wholeImageQuad(item) != nil,
-      Quad.area(result.quad) < 0.5 * Double(analysis.width * analysis.height)
+    if let result = detected, let whole = wholeImageQuad(item),
+      Quad.area(result.quad) < 0.5 * Quad.area(whole)
     {
       detected = nil
     }
     if let result = detected {
-      let quad = result.quad.map { Point($0.x * item.analysisScale, $0.y * item.analysisScale) }
-      item.cardQuad = quad
-      card.quad = quad.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }
+      item.cardQuad = result.quad
+      card.quad = result.quad.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }
       card.confidence = (result.confidence * 1000).rounded() / 1000
     } else if let whole = wholeImageQuad(item) {
       item.cardQuad = whole
