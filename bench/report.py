@@ -63,6 +63,8 @@ def issuer_section(data):
               f"| unknown threshold (calibrated on training cards) | {train['threshold']:.2f} | |",
               f"| `issuers search` (process), {search['queries']} runs | median {search['median_ms']:.1f} ms, "
               f"max {search['max_ms']:.1f} ms | ≤ 100 ms: {met(search['median_ms'] <= 100)} |"]
+    if "startup_median_ms" in search:
+        lines.append(f"| `snapsort --version` (process start alone) | median {search['startup_median_ms']:.1f} ms | |")
     if ev.get("confused"):
         lines += ["", "Most confused (truth → answer): " +
                   ", ".join(f"{c['pair']} ×{c['count']}" for c in ev["confused"][:8])]
