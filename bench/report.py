@@ -50,6 +50,52 @@ def geometry_speed(results):
             "| images | detect_card (target ≤ 20) | palette (target ≤ 10) |", "|---|---|---|"] + rows + [""]
 
 
+def issuer_section(data):
+    """bench/issuers/eval.sh's measures against issue #6's targets."""
+    split, train, ev, search = data["split"], data["train"], data["eval"], data["search"]
+
+    def met(ok):
+        return "met" if ok else "**missed**"
+
+    def pct(value):
+        return f"{100 * value:.1f} %"
+
+    lines = ["## Issuers", "",
+             f"Rendered with `scripts/render_samples.py --issuers` (photos and wallet screenshots of every catalog "
+             f"issuer), split by file; {split['held-out']['issuers']} issuers held out of training "
+             f"(bench/issuers/held_out.txt) and removed from the catalog, so they must come back unknown.", "",
+             "| part | images | photos | screenshots | issuers |", "|---|---|---|---|---|"]
+    for part in ("train", "test", "held-out"):
+        p = split[part]
+        lines.append(f"| {part} | {p['images']} | {p['photos']} | {p['screenshots']} | {p['issuers']} |")
+    by_kind = data.get("by_kind", {})
+    lines += ["", "| measure | value | target |", "|---|---|---|",
+              f"| top-1 on the test split | {pct(ev['top1'])} ({ev['known']} cards) | ≥ 92 %: {met(ev['top1'] >= 0.92)} |",
+              f"| top-3 on the test split | {pct(ev['top3'])} | |",
+              f"| unknown recall on held-out issuers | {pct(ev['unknown_recall'])} ({ev['correct_unknown']}/{ev['unknown']}) "
+              f"| ≥ 90 %: {met(ev['unknown_recall'] >= 0.90)} |",
+              f"| unknown precision (test + held-out) | {pct(ev['unknown_precision'])} "
+              f"({ev['correct_unknown']}/{ev['predicted_unknown']}) | |"]
+    for kind in ("photos", "screenshots"):
+        k = by_kind.get(kind)
+        if k:
+            lines.append(f"| {kind}: top-1 / unknown recall | {pct(k['top1'])} of {k['known']} / "
+                         f"{pct(k['unknown_recall'])} of {k['unknown']} | |")
+    lines += [f"| `train-issuers` on {split['train']['images']} images, --jobs 2 | {train['wall_s']:.1f} s wall, "
+              f"{train['cpu_s']:.1f} s CPU (pipeline + fit) | < 60 s wall: {met(train['wall_s'] < 60 and split['train']['images'] >= 500)} |",
+              f"| unknown threshold (calibrated on training cards) | {train['threshold']:.2f} | |",
+              f"| `issuers search` (process), {search['queries']} runs | median {search['median_ms']:.1f} ms, "
+              f"max {search['max_ms']:.1f} ms | ≤ 100 ms: {met(search['median_ms'] <= 100)} |"]
+    if "startup_median_ms" in search:
+        lines.append(f"| `snapsort --version` (process start alone) | median {search['startup_median_ms']:.1f} ms | |")
+    if ev.get("confused"):
+        lines += ["", "Most confused (truth → answer): " +
+                  ", ".join(f"{c['pair']} ×{c['count']}" for c in ev["confused"][:8])]
+    if train.get("log"):
+        lines += ["", f"Training: {train['log']}"]
+    return lines
+
+
 def main():
     results, output = sys.argv[1], sys.argv[2]
     lines = ["# Benchmark results", "", f"Machine: {machine()}", "",
@@ -88,6 +134,9 @@ def main():
     if ratio_lines:
         lines += ["## Ratios", ""] + ratio_lines + [""]
     lines += geometry_speed(results)
+    issuers = os.path.join(results, "issuers.json")
+    if os.path.exists(issuers):
+        lines += issuer_section(load(issuers)) + [""]
     for path in sorted(glob.glob(os.path.join(results, "*.md"))):
         lines += [open(path).read().rstrip(), ""]
     text = "\n".join(lines) + "\n"

@@ -11,7 +11,7 @@ Deterministic: fixed seeds, so a re-render writes identical files.
 
     python3 scripts/render_samples.py                       # samples/
     python3 scripts/render_samples.py --bench DIR --count N # N of each kind for make bench
-    python3 scripts/render_samples.py --issuers DIR --per-issuer K
+    python3 scripts/render_samples.py --issuers DIR --per-issuer K [--seed S]  # every catalog issuer
 """
 import argparse
 import io
@@ -371,11 +371,11 @@ CARD_PLAN = [
 ]
 
 
-def render_card_photo(design, rng, plan, size=(2016, 1512)):
+def render_card_photo(design, rng, plan, size=(2016, 1512), art_scale=2):
     bg_kind, fill, tilt, rotation, extras = plan
     canvas = background(bg_kind, size, rng)
     add_clutter(canvas, rng, extras.get("clutter", []))
-    art, name = render_card(design, rng)
+    art, name = render_card(design, rng, scale=art_scale)
     brand_colors = art.info["brand_colors"]
     if bg_kind == "white" and "network" not in design:
         # Low contrast: a white card on a white table.
@@ -386,7 +386,7 @@ def render_card_photo(design, rng, plan, size=(2016, 1512)):
     shadow_mask = Image.new("L", size, 0)
     ImageDraw.Draw(shadow_mask).polygon([(x + 8, y + 10) for x, y in quad], fill=70)
     canvas.paste(shadow, (0, 0), shadow_mask.filter(ImageFilter.GaussianBlur(12)))
-    paste_warped(canvas, art, quad, rounded_mask(art.size, CORNER_RADIUS * 2))
+    paste_warped(canvas, art, quad, rounded_mask(art.size, CORNER_RADIUS * art_scale))
     if extras.get("hand"):
         add_hand(canvas, quad, rng)
     image = photograph(canvas, rng, glare=extras.get("glare", False), blur=extras.get("blur", 0))
@@ -477,6 +477,108 @@ def render_screenshots(out_dir, rng, count=6, designs=None):
                                  brand_colors=brand_colors)
         expected["_tolerance"]["card.quad"] = 4.0
         write_expected(os.path.join(out_dir, stem + ".expected.json"), expected)
+
+
+# --- labelled cards per catalog issuer (train-issuers / eval-issuers) ------------------------
+
+CATALOG = os.path.join(ROOT, "Sources/SnapsortCore/Resources/issuers.json")
+
+
+def relative_luminance(colour):
+    channels = [c / 255 for c in rgb(colour)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a, b):
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def issuer_code(issuer, rng):
+    """A barcode such an issuer's card could carry: its public pattern when the catalog has one,
+    otherwise a common loyalty-card symbology with an arbitrary number (never the issuer's id)."""
+    if issuer.get("barcodes"):
+        pattern = rng.choice(issuer["barcodes"])
+        prefix = pattern.get("prefix") or ""
+        length = pattern.get("length") or len(prefix) + 10
+        digits = prefix + "".join(rng.choice("0123456789") for _ in range(max(0, length - len(prefix))))
+        symbology = pattern["symbology"]
+    else:
+        symbology = rng.choice(issuer.get("symbologies") or ["ean13", "ean13", "code128", "code128", "qr"])
+        digits = "".join(rng.choice("0123456789") for _ in range(12))
+        if symbology == "ean13":
+            digits = "2" + digits[:11]
+    if symbology in ("ean13", "ean8", "upca"):
+        body = digits[:{"ean13": 12, "ean8": 7, "upca": 11}[symbology]]
+        digits = body + gs1_check_digit(body)
+    elif symbology not in ("code128", "qr", "code39", "pdf417"):
+        symbology = "code128"
+    return symbology, digits
+
+
+def issuer_design(issuer, rng):
+    """Card artwork of a catalog issuer: its first brand colour as the background, the most
+    readable of its other colours (or white/black) as the text, the brand or its programme name."""
+    bg = issuer["colors"][0] if issuer.get("colors") else "#%06x" % rng.randrange(0x1000000)
+    others = [c for c in issuer.get("colors", [])[1:] if contrast(c, bg) >= 3]
+    fg = others[0] if others and rng.random() < 0.5 else ("#ffffff" if contrast("#ffffff", bg) >= contrast("#1a1a1a", bg) else "#1a1a1a")
+    accent = issuer["colors"][1] if len(issuer.get("colors", [])) > 1 else fg
+    name = issuer["name"]
+    program = issuer.get("program")
+    if program and program.lower() not in name.lower() and rng.random() < 0.3:
+        name = f"{name} {program}"
+    return {"id": issuer["id"], "name": name, "bg": bg, "fg": fg, "accent": accent, "code": issuer_code(issuer, rng)}
+
+
+def render_issuer_card(job):
+    """One labelled card; its generator is seeded by (seed, issuer, index) so the set is the same
+    whatever the number of worker processes."""
+    out_dir, issuer, index, seed, screenshot_every = job
+    rng = random.Random(f"{seed}/{issuer['id']}/{index}")
+    design = issuer_design(issuer, rng)
+    folder = os.path.join(out_dir, issuer["id"])
+    if screenshot_every > 0 and index % screenshot_every == 1:
+        dark = rng.random() < 0.5
+        image, quad, name, brand_colors = render_screenshot(design, rng, dark)
+        variation = "screenshot_dark" if dark else "screenshot_light"
+        stem = f"{issuer['id']}-{index + 1:02d}-{variation.replace('_', '-')}"
+        image.save(os.path.join(folder, stem + ".png"))
+        expected = card_expected(design, name, quad, variation, kind="screenshot", brand_colors=brand_colors)
+        expected["_tolerance"]["card.quad"] = 4.0
+    else:
+        plan = rng.choice(CARD_PLAN)
+        # Half the pixels of the samples' photos (the load stage analyses at most 1600 px a side
+        # anyway) keeps rendering a few hundred of them affordable.
+        image, quad, name, variation, brand_colors = render_card_photo(design, rng, plan, size=(1440, 1080), art_scale=1)
+        stem = f"{issuer['id']}-{index + 1:02d}-{variation.replace('_', '-')}"
+        orientation = plan[4].get("orientation")
+        stored = rotate_for_exif(image, quad, orientation) if orientation else image
+        save_jpeg(stored, os.path.join(folder, stem + ".jpg"), quality=84, orientation=orientation)
+        expected = card_expected(design, name, quad, variation, brand_colors=brand_colors)
+        if orientation:
+            expected["image"] = {"orientation": orientation, "width": image.width, "height": image.height}
+    write_expected(os.path.join(folder, stem + ".expected.json"), expected)
+    return stem
+
+
+def render_issuers(out_dir, per_issuer, seed, catalog, jobs, screenshot_every=3):
+    """`per_issuer` cards of every catalog issuer into out_dir/<issuer-id>/: photos on tables
+    (the card plan's backgrounds, tilts, glare, hands) and, every `screenshot_every`-th card,
+    a wallet-app screenshot."""
+    with open(catalog, encoding="utf-8") as f:
+        issuers = sorted(json.load(f)["issuers"], key=lambda issuer: issuer["id"])
+    for issuer in issuers:
+        os.makedirs(os.path.join(out_dir, issuer["id"]), exist_ok=True)
+    work = [(out_dir, issuer, index, seed, screenshot_every) for issuer in issuers for index in range(per_issuer)]
+    if jobs > 1:
+        import multiprocessing
+        with multiprocessing.Pool(jobs) as pool:
+            for _ in pool.imap_unordered(render_issuer_card, work, chunksize=4):
+                pass
+    else:
+        for job in work:
+            render_issuer_card(job)
 
 
 # --- receipts ------------------------------------------------------------------------------
@@ -644,6 +746,11 @@ def main():
     parser.add_argument("--kinds", default="cards,screenshots,receipts")
     parser.add_argument("--issuers", metavar="DIR", help="render labelled photos per issuer into DIR/<id>/")
     parser.add_argument("--per-issuer", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=104, help="seed of the --issuers set")
+    parser.add_argument("--catalog", default=CATALOG, help="issuers to render with --issuers (issuers.json format)")
+    parser.add_argument("--screenshot-every", type=int, default=3,
+                        help="with --issuers, every Nth card of an issuer (the 2nd, then N later) is a screenshot")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes for --issuers")
     parser.add_argument("--fixtures", metavar="DIR", help="render flat card crops (1012 × 638 PNG) for OCR tests into DIR")
     args = parser.parse_args()
     if args.bench:
@@ -667,10 +774,8 @@ def main():
             write_expected(os.path.join(args.fixtures, design["id"] + ".truth.json"), truth)
         return
     if args.issuers:
-        rng = random.Random(104)
-        for design in DESIGNS:
-            folder = os.path.join(args.issuers, design["id"])
-            render_cards(folder, rng, count=args.per_issuer, designs=[design], prefix=design["id"])
+        render_issuers(args.issuers, args.per_issuer, args.seed, args.catalog, args.jobs,
+                       screenshot_every=args.screenshot_every)
         return
     samples = os.path.join(ROOT, "samples")
     render_cards(os.path.join(samples, "cards"), random.Random(1))

@@ -30,6 +30,9 @@ struct EvalIssuersCommand: ParsableCommand {
   @Option(name: [.short, .long], help: "Worker threads (default: the number of cores).")
   var jobs: Int?
 
+  @Option(name: .long, help: "Also write the measures and every card's answer to this JSON file.")
+  var json: String?
+
   func validate() throws {
     if dir == nil && records == nil {
       throw ValidationError("Give a folder of labelled photos or --records FILE.")
@@ -64,8 +67,15 @@ struct EvalIssuersCommand: ParsableCommand {
       Terminal.error(error.description)
       throw SnapsortExit.usage
     }
-    print(
-      IssuerEvaluation.run(classifier, on: cards).render(
-        title: "\(records ?? dir ?? "") (\(cards.count) cards)"))
+    let evaluation = IssuerEvaluation.run(classifier, on: cards)
+    print(evaluation.render(title: "\(records ?? dir ?? "") (\(cards.count) cards)"))
+    if let json {
+      do {
+        try evaluation.report(classifier: classifier, cards: cards).write(to: URL(fileURLWithPath: json))
+      } catch {
+        Terminal.error("cannot write \(json): \(error.localizedDescription)")
+        throw SnapsortExit.outputNotWritable
+      }
+    }
   }
 }

@@ -67,6 +67,33 @@ public struct IssuerEvaluation: Sendable, Equatable {
     }
   }
 
+  /// The measures and every card's answer as JSON, for benchmarks that break the results down
+  /// (photos against screenshots, per issuer); `cards` are those the evaluation ran on.
+  public func report(classifier: IssuerClassifier, cards: [LabelledCard]) throws -> Data {
+    let ids = Set(classifier.catalog.issuers.map(\.id))
+    let answers: [[String: Any]] = cards.map { card in
+      let match = classifier.classify(card.evidence)
+      return [
+        "source": card.source,
+        "truth": card.label.flatMap { ids.contains($0) ? $0 : nil } ?? NSNull(),
+        "label": card.label ?? NSNull(),
+        "answer": match.id ?? NSNull(),
+        "confidence": match.confidence,
+        "top3": classifier.top(3, card.evidence),
+      ]
+    }
+    let object: [String: Any] = [
+      "known": known, "unknown": unknown,
+      "top1": top1Accuracy, "top3": top3Accuracy,
+      "unknown_precision": unknownPrecision, "unknown_recall": unknownRecall,
+      "predicted_unknown": predictedUnknown, "correct_unknown": correctUnknown,
+      "threshold": classifier.model.threshold,
+      "confused": mostConfused().map { ["pair": $0.pair, "count": $0.count] as [String: Any] },
+      "cards": answers,
+    ]
+    return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+  }
+
   /// A report for people.
   public func render(title: String) -> String {
     func percent(_ value: Double) -> String { String(format: "%.1f %%", value * 100) }

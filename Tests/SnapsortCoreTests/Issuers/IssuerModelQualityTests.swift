@@ -6,8 +6,9 @@ import XCTest
 ///
 /// `Tests/Fixtures/issuers/rendered-b.jsonl` holds what `scripts/issuer_ocr_noise.py --seed 22`
 /// recorded for two rendered cards per catalog issuer (tesseract `eng` text, a k-means palette)
-/// and 100 cards of invented issuers in `unknown/`; the bundled model was trained on the
-/// `--seed 21` renders (`rendered-a.jsonl`) plus simulated cards.
+/// and 100 cards of invented issuers in `unknown/`. The bundled model never saw these flat renders:
+/// it is trained on rendered photos and screenshots run through the pipeline (Resources/ISSUERS.md),
+/// so this also checks that it carries over to cards it was not shaped by.
 final class IssuerModelQualityTests: XCTestCase {
   static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/issuers")
@@ -20,7 +21,8 @@ final class IssuerModelQualityTests: XCTestCase {
     let classifier = IssuerClassifier(model: model, catalog: try IssuerCatalog.bundled())
     let evaluation = IssuerEvaluation.run(classifier, on: cards)
     XCTAssertEqual(evaluation.known + evaluation.unknown, cards.count)
-    // Measured 91.1 %, 98.9 % and 100 % when the model was trained.
+    // Measured 91.1 %, 98.9 % and 100 % with the flat-render model, 90.9 %, 98.6 % and 100 % with
+    // the photo-trained one that replaced it.
     XCTAssertGreaterThanOrEqual(evaluation.top1Accuracy, 0.90)
     XCTAssertGreaterThanOrEqual(evaluation.top3Accuracy, 0.98)
     XCTAssertGreaterThanOrEqual(evaluation.unknownRecall, 0.97)
