@@ -21,11 +21,19 @@ need_module sqlite3 libsqlite3-dev
 [ -e /usr/lib/x86_64-linux-gnu/libde265.so.0 ] || [ -n "$(ls /usr/lib/*/libde265.so.0 2>/dev/null)" ] || packages+=(libde265-0)
 
 tessdata=/usr/share/tesseract-ocr/5/tessdata
-# Languages named by pipeline.json and the presets ("languages": "eng+pol+deu"), plus eng.
-languages=$( (echo eng; (grep -ho '"languages"[[:space:]]*:[[:space:]]*"[^"]*"' pipeline.json presets/*.json 2>/dev/null || true) \
+# Languages named by pipeline.json and the presets ("languages": "eng+pol+deu", "name_languages":
+# "Latin"), plus the defaults of the ocr stage: eng and the Latin script model.
+languages=$( (echo eng; echo Latin; (grep -ho '"\(name_\)\{0,1\}languages"[[:space:]]*:[[:space:]]*"[^"]*"' pipeline.json presets/*.json 2>/dev/null || true) \
   | sed 's/.*:[[:space:]]*"\([^"]*\)"/\1/' | tr '+' '\n') | sort -u)
 for lang in $languages; do
-  [ -f "$tessdata/$lang.traineddata" ] || packages+=("tesseract-ocr-$(echo "$lang" | tr '_' '-' | tr 'A-Z' 'a-z')")
+  [ -f "$tessdata/$lang.traineddata" ] && continue
+  # Script models (capitalised, e.g. Latin) ship as tesseract-ocr-script-<ISO 15924 code>.
+  case "$lang" in
+    Latin) packages+=(tesseract-ocr-script-latn) ;;
+    Cyrillic) packages+=(tesseract-ocr-script-cyrl) ;;
+    Greek) packages+=(tesseract-ocr-script-grek) ;;
+    *) packages+=("tesseract-ocr-$(echo "$lang" | tr '_' '-' | tr 'A-Z' 'a-z')") ;;
+  esac
 done
 
 for extra in "$@"; do

@@ -765,7 +765,10 @@ def main():
     if args.fixtures:
         os.makedirs(args.fixtures, exist_ok=True)
         rng = random.Random(105)
-        for design in PAYMENT + [d for d in DESIGNS if d["id"] in ("ahlens", "kaffeeroesterei", "tesco-clubcard")]:
+        # Appended after the first six so that their renders (one shared rng) stay identical.
+        designs = PAYMENT + [d for d in DESIGNS if d["id"] in ("ahlens", "kaffeeroesterei", "tesco-clubcard")]
+        designs += [d for d in DESIGNS if d["id"] in ("zabka", "muller", "lidl-plus", "norrebro-kaffe", "ferreteria-nunez")]
+        for design in designs:
             art, name = render_card(design, rng, scale=1)
             art.save(os.path.join(args.fixtures, design["id"] + ".png"), optimize=True)
             truth = {"name": name}

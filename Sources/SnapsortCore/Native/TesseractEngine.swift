@@ -22,6 +22,8 @@ public final class TesseractEngine {
     /// One column of text lines of varying size: a receipt.
     case singleColumn = 4
     case singleBlock = 6
+    /// One line of text: a line cut out of a page read before.
+    case singleLine = 7
     case sparseText = 11
     case auto = 3
   }
@@ -37,7 +39,7 @@ public final class TesseractEngine {
     for language in languages.split(separator: "+") where !Self.isInstalled(String(language)) {
       throw StageFailure(
         "tesseract language \"\(language)\" is not installed (\(Self.tessdata)/\(language).traineddata); "
-          + "apt-get install tesseract-ocr-\(language.lowercased())")
+          + "apt-get install \(Self.package(for: String(language)))")
     }
     guard let api = TessBaseAPICreate() else {
       throw StageFailure("tesseract could not create an API handle")
@@ -65,8 +67,19 @@ public final class TesseractEngine {
     for language in languages.split(separator: "+") where !isInstalled(String(language)) {
       throw ConfigError(
         path: "languages",
-        "tesseract language \"\(language)\" is not installed; run `make deps` or apt-get install tesseract-ocr-\(language)"
+        "tesseract language \"\(language)\" is not installed; run `make deps` or apt-get install \(package(for: String(language)))"
       )
+    }
+  }
+
+  /// Debian's package for a traineddata name: `tesseract-ocr-deu` for `deu`, and for a script
+  /// model (capitalised) `tesseract-ocr-script-<ISO 15924 code>`, as scripts/ensure-deps.sh maps.
+  public static func package(for language: String) -> String {
+    switch language {
+    case "Latin": return "tesseract-ocr-script-latn"
+    case "Cyrillic": return "tesseract-ocr-script-cyrl"
+    case "Greek": return "tesseract-ocr-script-grek"
+    default: return "tesseract-ocr-" + language.lowercased().replacingOccurrences(of: "_", with: "-")
     }
   }
 

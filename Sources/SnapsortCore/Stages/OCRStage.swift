@@ -14,11 +14,44 @@ public final class OCRStage: Stage {
     public var pageSegmentation: Int = 11
     /// Milliseconds before recognition of one image is cancelled.
     public var timeoutMs: Int = 5000
+    /// Height in pixels a taller crop is scaled down to for the page reading (boxes are reported
+    /// in the crop's pixels). 448 px over the card's 54 mm puts body type (3–4 mm) at 25–33 px,
+    /// where tesseract reads best: at the crop's 638 px, `4111 1111 1111 1111` read as
+    /// `AlIT 2 Tial fill itil`. Name lines are read again from the full crop; 0 keeps the size.
+    public var pageHeight: Int = 448
+    /// Tesseract languages that read the best name lines a second time, one line each, for the
+    /// diacritics `languages` lost (`Latin`: tesseract's Latin-script model, Debian's
+    /// `tesseract-ocr-script-latn`); "" reads each line once.
+    public var nameLanguages: String = "Latin"
+    /// How many of the best name candidates are read again with `name_languages`.
+    public var nameRereads: Int = 2
+    /// The issuer catalog whose spellings a suggested name is snapped to; "" for none.
+    public var catalog: String = IssuerCatalog.bundledFileName
     public init() {}
   }
 
   public static func validate(_ options: Options, context: StageContext) throws {
     try TesseractEngine.checkInstalled(options.languages)
+    if !options.nameLanguages.isEmpty {
+      do {
+        try TesseractEngine.checkInstalled(options.nameLanguages)
+      } catch let error as ConfigError {
+        throw ConfigError(path: "name_languages", error.message)
+      }
+    }
+    guard options.pageHeight == 0 || options.pageHeight >= 200 else {
+      throw ConfigError(path: "page_height", "use 0 (keep the crop's size) or at least 200 px")
+    }
+    guard (0...5).contains(options.nameRereads) else {
+      throw ConfigError(path: "name_rereads", "use 0 to 5 lines")
+    }
+    if !options.catalog.isEmpty {
+      do {
+        _ = try IssuerCatalog.load(from: context.resolve(options.catalog))
+      } catch let failure as StageFailure {
+        throw ConfigError(path: "catalog", failure.message)
+      }
+    }
     guard [3, 6, 11].contains(options.pageSegmentation) else {
       throw ConfigError(path: "page_segmentation", "use 3 (auto), 6 (single block) or 11 (sparse text)")
     }
@@ -26,21 +59,47 @@ public final class OCRStage: Stage {
 
   private let options: Options
   private let engine: TesseractEngine
+  private let nameEngine: TesseractEngine?
+  private let spellings: CardNameCatalog?
 
   public init(options: Options, context: StageContext) throws {
     self.options = options
     self.engine = try TesseractEngine(languages: options.languages)
+    self.nameEngine =
+      options.nameLanguages.isEmpty || options.nameRereads == 0
+      ? nil : try TesseractEngine(languages: options.nameLanguages)
+    self.spellings =
+      options.catalog.isEmpty
+      ? nil : CardNameCatalog(catalog: try IssuerCatalog.load(from: context.resolve(options.catalog)))
   }
 
   public func process(_ item: PhotoItem) throws {
     guard let image = item.cardCrop ?? item.analysis else { return }
-    let gray = image.grayscale()
+    let gray = TextContrast.flattened(image.grayscale())
+    // Only a card crop has the card's proportions that `page_height` assumes.
+    let page =
+      item.cardCrop != nil && options.pageHeight > 0 && gray.height > options.pageHeight
+      ? gray.resized(
+        width: max(1, gray.width * options.pageHeight / gray.height), height: options.pageHeight) : gray
+    let start = DispatchTime.now().uptimeNanoseconds
     let deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
-    let result = engine.recognize(
-      gray,
+    var result = engine.recognize(
+      page,
       segmentation: TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation))
         ?? .sparseText,
       deadline: deadline)
+    if page.height != gray.height {
+      let sx = Double(gray.width) / Double(page.width), sy = Double(gray.height) / Double(page.height)
+      let unscale = { (item: TesseractEngine.Item) -> TesseractEngine.Item in
+        var item = item
+        item.box = [item.box[0] * sx, item.box[1] * sy, item.box[2] * sx, item.box[3] * sy].map {
+          $0.rounded()
+        }
+        return item
+      }
+      result.lines = result.lines.map(unscale)
+      result.words = result.words.map(unscale)
+    }
     var card = item.card
     var texts = result.lines.map { PaymentCardNumber.mask($0.text) }
     if let match = PaymentCardNumber.find(
@@ -57,12 +116,46 @@ public final class OCRStage: Stage {
     let candidates = CardNamePicker.candidates(
       lines: result.lines, words: result.words, height: Double(gray.height))
     var names: [String] = []
-    for candidate in candidates where !names.contains(candidate.text) { names.append(candidate.text) }
+    for (rank, candidate) in candidates.enumerated() {
+      var name = candidate.text
+      if rank < options.nameRereads, let nameEngine, !result.timedOut {
+        let elapsed = Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+        if let reading = Self.reread(candidate.box, of: gray, with: nameEngine, deadline: deadline - elapsed)
+        {
+          name = CardNameReconciler.reconcile(page: name, diacritic: reading)
+        }
+      }
+      name = spellings?.spelling(of: name) ?? name
+      if !names.contains(name) { names.append(name) }
+    }
     card.name = NameSuggestion(suggested: names.first, alternatives: Array(names.dropFirst().prefix(3)))
     item.card = card
     if result.timedOut {
       item.record.notes =
         (item.record.notes ?? []) + ["ocr timed out after \(deadline) ms; text may be incomplete"]
     }
+  }
+
+  /// One line cut out of the prepared crop, with a margin of a third of its height, read as a
+  /// single line; nil when there is no time left or nothing legible.
+  static func reread(_ box: [Double], of image: Bitmap, with engine: TesseractEngine, deadline: Int)
+    -> String?
+  {
+    guard box.count == 4, deadline > 0 else { return nil }
+    let margin = box[3] / 3
+    let x0 = max(0, Int(box[0] - margin)), y0 = max(0, Int(box[1] - margin))
+    let x1 = min(image.width, Int(box[0] + box[2] + margin)),
+      y1 = min(image.height, Int(box[1] + box[3] + margin))
+    guard x1 - x0 >= 8, y1 - y0 >= 8 else { return nil }
+    let line = image.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    let result = engine.recognize(line, segmentation: .singleLine, deadline: deadline)
+    guard !result.timedOut, let first = result.lines.first else { return nil }
+    // The same cleaning as the page reading, so that the two compare like for like.
+    let whole = TesseractEngine.Item(
+      text: result.lines.map(\.text).joined(separator: " "),
+      box: [0, 0, Double(line.width), Double(line.height)],
+      confidence: first.confidence)
+    let text = CardNamePicker.clean(whole, words: result.words)
+    return text.isEmpty ? nil : text
   }
 }

@@ -5,16 +5,21 @@ import XCTest
 
 /// Tesseract on flat card crops rendered by `scripts/render_samples.py --fixtures`.
 final class OCRStageTests: XCTestCase {
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Fixtures/ocr")
 
-  private func read(_ name: String) throws -> (PhotoItem, [String: String]) {
+  private func read(_ name: String, options: OCRStage.Options = .init()) throws -> (
+    PhotoItem, [String: String]
+  ) {
     let url = Self.fixtures.appendingPathComponent(name + ".png")
     let item = PhotoItem(relativePath: name, url: url, outputDirectory: nil)
     try LoadStage(options: .init(), context: StageContext()).process(item)
-    try OCRStage(options: .init(), context: StageContext()).process(item)
-    let truth = try JSONSerialization.jsonObject(
-      with: Data(contentsOf: Self.fixtures.appendingPathComponent(name + ".truth.json"))) as? [String: String] ?? [:]
+    try OCRStage(options: options, context: StageContext()).process(item)
+    let truth =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: Self.fixtures.appendingPathComponent(name + ".truth.json")))
+      as? [String: String] ?? [:]
     return (item, truth)
   }
 
@@ -22,23 +27,58 @@ final class OCRStageTests: XCTestCase {
     for name in ["tesco-clubcard", "ahlens", "kaffeeroesterei"] {
       let (item, truth) = try read(name)
       let suggested = try XCTUnwrap(item.record.card?.name?.suggested, name)
-      // eng alone drops some diacritics (Kaffeerösterei → Kaffeerosterei): compare folded.
-      XCTAssertEqual(
-        suggested.folding(options: .diacriticInsensitive, locale: nil).lowercased(),
-        truth["name"]!.folding(options: .diacriticInsensitive, locale: nil).lowercased(), name)
-      XCTAssertFalse(item.record.card?.name?.alternatives.contains { $0.lowercased().contains("member") } ?? true)
+      if name == "kaffeeroesterei" {
+        // Known miss: on this flat render the Latin re-read does not restore the `ö`.
+        XCTAssertEqual(IssuerText.fold(suggested), IssuerText.fold(truth["name"]!), name)
+      } else {
+        XCTAssertEqual(suggested.lowercased(), truth["name"]!.lowercased(), name)
+      }
+      XCTAssertFalse(
+        item.record.card?.name?.alternatives.contains { $0.lowercased().contains("member") } ?? true)
     }
+  }
+
+  /// `eng` reads these without their diacritics; the Latin re-read of the line (Nørrebro,
+  /// Ferretería Núñez are in no catalog) or the catalog's spelling (Żabka, Müller) restores them.
+  func testKeepsDiacriticsInTheName() throws {
+    for name in ["zabka", "muller", "norrebro-kaffe", "ferreteria-nunez", "lidl-plus"] {
+      let (item, truth) = try read(name)
+      XCTAssertEqual(item.record.card?.name?.suggested?.lowercased(), truth["name"]!.lowercased(), name)
+    }
+  }
+
+  /// The same lines without the catalog: the Latin re-read alone keeps the diacritics.
+  func testLatinRereadWithoutTheCatalog() throws {
+    var options = OCRStage.Options()
+    options.catalog = ""
+    for name in ["norrebro-kaffe", "ferreteria-nunez", "zabka"] {
+      let (item, truth) = try read(name, options: options)
+      XCTAssertEqual(item.record.card?.name?.suggested?.lowercased(), truth["name"]!.lowercased(), name)
+    }
+  }
+
+  /// White type on an orange card above a black-and-white barcode: with tesseract's global
+  /// threshold on plain grey the name line was not found at all.
+  func testWhiteTypeOnColourBesideABarcodeIsRead() throws {
+    var options = OCRStage.Options()
+    options.nameLanguages = ""
+    options.catalog = ""
+    let (item, _) = try read("muller", options: options)
+    XCTAssertEqual(item.record.card?.name?.suggested.map(IssuerText.fold), "muller")
   }
 
   func testPaymentNetworkAndLastFourWithTheNumberMasked() throws {
     for name in ["visa-demo", "mastercard-demo", "amex-demo"] {
       let (item, truth) = try read(name)
-      XCTAssertEqual(item.record.card?.payment, PaymentInfo(network: truth["network"]!, last4: truth["last4"]!), name)
+      XCTAssertEqual(
+        item.record.card?.payment, PaymentInfo(network: truth["network"]!, last4: truth["last4"]!), name)
       let encoded = String(decoding: try RecordCoding.encodeLine(item.record), as: UTF8.self)
       let number = truth["number"]!
       XCTAssertFalse(encoded.contains(number), name)
       // No group of the number other than the last four survives anywhere in the record.
-      for group in stride(from: 0, to: number.count - 4, by: 4).map({ String(Array(number)[$0..<min($0 + 4, number.count - 4)]) })
+      for group in stride(from: 0, to: number.count - 4, by: 4).map({
+        String(Array(number)[$0..<min($0 + 4, number.count - 4)])
+      })
       where group.count == 4 && group != truth["last4"]! {
         XCTAssertFalse(encoded.contains(group), "\(name): \(group) visible")
       }
@@ -50,6 +90,11 @@ final class OCRStageTests: XCTestCase {
     options.languages = "eng+xxx"
     XCTAssertThrowsError(try OCRStage.validate(options, context: StageContext())) {
       XCTAssertEqual(($0 as? ConfigError)?.path, "languages")
+    }
+    options.languages = "eng"
+    options.nameLanguages = "Xxx"
+    XCTAssertThrowsError(try OCRStage.validate(options, context: StageContext())) {
+      XCTAssertEqual(($0 as? ConfigError)?.path, "name_languages")
     }
   }
 }
@@ -67,7 +112,8 @@ final class PaymentCardNumberTests: XCTestCase {
     XCTAssertEqual(PaymentCardNumber.network(of: digits("3530111333300000")), "jcb")
     XCTAssertEqual(PaymentCardNumber.network(of: digits("30569309025904")), "diners")
     XCTAssertEqual(PaymentCardNumber.network(of: digits("6200000000000005")), "unionpay")
-    XCTAssertEqual(PaymentCardNumber.find(in: ["NORDBANK", "4111 1111 1111 1111"]), .init(network: "visa", last4: "1111"))
+    XCTAssertEqual(
+      PaymentCardNumber.find(in: ["NORDBANK", "4111 1111 1111 1111"]), .init(network: "visa", last4: "1111"))
     XCTAssertNil(PaymentCardNumber.find(in: ["5901234123457"]), "an EAN-13 is no card number")
   }
 
@@ -85,12 +131,35 @@ final class CardNamePickerTests: XCTestCase {
     func item(_ text: String, y: Double, h: Double, conf: Double = 90) -> TesseractEngine.Item {
       TesseractEngine.Item(text: text, box: [50, y, Double(text.count) * h * 0.6, h], confidence: conf)
     }
-    let lines = [item("Member since 2019", y: 150, h: 28), item("Żabka", y: 40, h: 90), item("ANNA KOWALSKA", y: 260, h: 30), item("1234 5678", y: 400, h: 40)]
+    let lines = [
+      item("Member since 2019", y: 150, h: 28), item("Żabka", y: 40, h: 90),
+      item("ANNA KOWALSKA", y: 260, h: 30), item("1234 5678", y: 400, h: 40),
+    ]
     let words = lines.flatMap { line in
-      line.text.split(separator: " ").map { TesseractEngine.Item(text: String($0), box: line.box, confidence: line.confidence) }
+      line.text.split(separator: " ").map {
+        TesseractEngine.Item(text: String($0), box: line.box, confidence: line.confidence)
+      }
     }
     let picked = CardNamePicker.candidates(lines: lines, words: words, height: 638)
     XCTAssertEqual(picked.first?.text, "Żabka")
     XCTAssertFalse(picked.contains { $0.text == "ANNA KOWALSKA" || $0.text.hasPrefix("Member") })
+  }
+
+  func testBarcodeBarsAndSpecksAreNoName() {
+    func item(_ text: String, y: Double, h: Double, conf: Double = 90) -> TesseractEngine.Item {
+      TesseractEngine.Item(text: text, box: [50, y, Double(text.count) * h * 0.6, h], confidence: conf)
+    }
+    // Bars read as letters, big and confident; a speck before the name; a line half the card tall.
+    let lines = [
+      item("ill", y: 400, h: 125), item("f ICA Stammis", y: 40, h: 60), item("earn m", y: 250, h: 338),
+      item("Decathlon", y: 150, h: 50, conf: 30),
+    ]
+    let words = lines.flatMap { line in
+      line.text.split(separator: " ").map {
+        TesseractEngine.Item(text: String($0), box: line.box, confidence: line.confidence)
+      }
+    }
+    let picked = CardNamePicker.candidates(lines: lines, words: words, height: 638).map(\.text)
+    XCTAssertEqual(picked, ["ICA Stammis", "Decathlon"])
   }
 }

@@ -1,0 +1,97 @@
+import XCTest
+
+@testable import SnapsortCore
+
+final class CardNameReconcilerTests: XCTestCase {
+  func testTakesTheDiacriticReadingOfTheSameName() {
+    XCTAssertEqual(
+      CardNameReconciler.reconcile(page: "Ferreteria Nunez", diacritic: "Ferretería Núñez"),
+      "Ferretería Núñez")
+    XCTAssertEqual(CardNameReconciler.reconcile(page: "Zabka", diacritic: "Żabka"), "Żabka")
+    XCTAssertEqual(
+      CardNameReconciler.reconcile(page: "Nerrebro Kaffe", diacritic: "Nørrebro Kaffe"), "Nørrebro Kaffe")
+    // eng splits the letter it does not know in two.
+    XCTAssertEqual(
+      CardNameReconciler.reconcile(page: "Neorrebro Kaffe", diacritic: "Nørrebro Kaffe"), "Nørrebro Kaffe")
+  }
+
+  func testKeepsThePageReadingWhenTheLettersDiffer() {
+    // No diacritics gained: the Latin model's plain-glyph misreading is not taken.
+    XCTAssertEqual(CardNameReconciler.reconcile(page: "Lidl Plus", diacritic: "Lidi Plus"), "Lidl Plus")
+    // A letter invented next to the diacritic.
+    XCTAssertEqual(CardNameReconciler.reconcile(page: "Muller", diacritic: "Muüller"), "Muller")
+    XCTAssertEqual(CardNameReconciler.reconcile(page: "Coop", diacritic: "Cööp Extra"), "Coop")
+    XCTAssertEqual(CardNameReconciler.reconcile(page: "Tesco", diacritic: ""), "Tesco")
+    // A substitution where the diacritic reading has a plain letter is a misreading.
+    XCTAssertEqual(CardNameReconciler.reconcile(page: "Decathlon", diacritic: "Decathlön Clüb"), "Decathlon")
+    XCTAssertEqual(CardNameReconciler.reconcile(page: "Sephora", diacritic: "Sepköra"), "Sephora")
+  }
+}
+
+final class CardNameCatalogTests: XCTestCase {
+  func catalog() -> CardNameCatalog {
+    CardNameCatalog(
+      catalog: IssuerCatalog(issuers: [
+        Issuer(id: "zabka", name: "Żabka", aliases: ["Zabka", "Żappka"]),
+        Issuer(id: "lidl", name: "Lidl", aliases: ["Lidl Plus"]),
+        Issuer(id: "decathlon", name: "Decathlon", aliases: []),
+        Issuer(id: "mueller", name: "Müller", aliases: ["Mueller", "Muller"]),
+        Issuer(id: "coop", name: "Coop", aliases: []),
+        Issuer(id: "co-op", name: "Co-op", aliases: []),
+      ]))
+  }
+
+  func testSnapsDiacriticsAndLookalikesToTheCatalogSpelling() {
+    let names = catalog()
+    XCTAssertEqual(names.spelling(of: "Zabka"), "Żabka")
+    XCTAssertEqual(names.spelling(of: "ZABKA"), "Żabka")
+    XCTAssertEqual(names.spelling(of: "Muller"), "Müller")
+    XCTAssertEqual(names.spelling(of: "Lid! Plus"), "Lidl Plus")
+    XCTAssertEqual(names.spelling(of: "Decathion"), "Decathlon")
+    // One edit on a long name.
+    XCTAssertEqual(names.spelling(of: "Decathlo"), "Decathlon")
+    // An alias that is a different name keeps its own spelling.
+    XCTAssertEqual(names.spelling(of: "Mueller"), "Mueller")
+  }
+
+  func testLeavesOtherTextAlone() {
+    let names = catalog()
+    XCTAssertNil(names.spelling(of: "Lidl Plus Bonus"), "only whole readings are snapped")
+    XCTAssertNil(names.spelling(of: "Nørrebro Kaffe"))
+    XCTAssertNil(names.spelling(of: "Zabko"), "short names match exactly or not at all")
+    XCTAssertEqual(names.spelling(of: "Coop"), "Coop")
+    XCTAssertEqual(names.spelling(of: "Co-op"), "Co-op")
+  }
+
+  func testTheBundledCatalogLoads() throws {
+    let names = CardNameCatalog(catalog: try IssuerCatalog.bundled())
+    XCTAssertEqual(names.spelling(of: "Ahléns"), "Åhléns")
+  }
+}
+
+final class TextContrastTests: XCTestCase {
+  /// An orange field (grey 158), white type (250) and a white box with black bars: after
+  /// flattening the type and the bars are dark and both backgrounds white.
+  func testTypeOfEitherPolarityBecomesDarkOnWhite() {
+    let width = 640, height = 400
+    var gray = Bitmap(width: width, height: height, format: .gray, fill: 158)
+    for y in 40..<90 { for x in 40..<300 where (x / 12) % 2 == 0 { gray.pixels[y * width + x] = 250 } }
+    // The box covers whole tiles (80 × 80 px), as a card's barcode box covers several.
+    for y in 240..<400 {
+      for x in 160..<640 {
+        gray.pixels[y * width + x] = (x / 10) % 3 == 0 && (260..<360).contains(y) ? 0 : 250
+      }
+    }
+    let flat = TextContrast.flattened(gray)
+    XCTAssertEqual(flat.width, width)
+    XCTAssertGreaterThan(flat.gray(x: 500, y: 20), 220, "orange field")
+    XCTAssertLessThan(flat.gray(x: 50, y: 60), 100, "white type")
+    XCTAssertGreaterThan(flat.gray(x: 415, y: 300), 220, "the barcode box's white")
+    XCTAssertLessThan(flat.gray(x: 420, y: 300), 100, "a black bar")
+  }
+
+  func testSmallImagesPassThrough() {
+    let gray = Bitmap(width: 40, height: 30, format: .gray, fill: 90)
+    XCTAssertEqual(TextContrast.flattened(gray), gray)
+  }
+}
