@@ -16,15 +16,22 @@ public struct CardNameCatalog: Sendable {
   public init(catalog: IssuerCatalog) {
     var spellings: [String: String] = [:]
     for issuer in catalog.issuers {
-      let nameKey = Self.key(issuer.name)
-      for spelling in [issuer.name] + issuer.aliases {
+      // Cards print the brand, its programme, or both (`Esselunga Fìdaty`, `Tesco Clubcard`).
+      var printed = [issuer.name]
+      if let program = issuer.program, !program.isEmpty {
+        printed.append(program)
+        if Self.key(program).hasPrefix(Self.key(issuer.name)) == false {
+          printed.append("\(issuer.name) \(program)")
+        }
+      }
+      for spelling in printed + issuer.aliases {
         let key = Self.key(spelling)
         guard !key.isEmpty else { continue }
-        // An alias that only drops the name's diacritics (`Muller` for `Müller`) stands for
-        // the name; a different alias (`Lidl Plus` for `Lidl`) is a name printed on cards.
-        let preferred = key == nameKey ? issuer.name : spelling
-        // Two issuers may share a spelling (`Coop`): keep the first, the text is the same.
-        if spellings[key] == nil { spellings[key] = preferred }
+        // An alias that only drops diacritics (`Muller` for `Müller`, `Fidaty` for `Fìdaty`)
+        // stands for the accented spelling; two issuers sharing a spelling (`Coop`) keep the
+        // first, the text is the same.
+        if let existing = spellings[key], !(Self.isPlain(existing) && !Self.isPlain(spelling)) { continue }
+        spellings[key] = spelling
       }
     }
     self.spellings = spellings
@@ -47,6 +54,9 @@ public struct CardNameCatalog: Sendable {
     }
     return found.flatMap { spellings[$0] }
   }
+
+  /// Plain ASCII: a search alias rather than the brand's own spelling.
+  static func isPlain(_ text: String) -> Bool { text.unicodeScalars.allSatisfy(\.isASCII) }
 
   /// Folded words (no case, no diacritics) with look-alike glyphs unified, joined by one space.
   static func key(_ text: String) -> String {

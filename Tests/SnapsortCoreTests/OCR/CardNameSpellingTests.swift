@@ -38,6 +38,7 @@ final class CardNameCatalogTests: XCTestCase {
         Issuer(id: "mueller", name: "Müller", aliases: ["Mueller", "Muller"]),
         Issuer(id: "coop", name: "Coop", aliases: []),
         Issuer(id: "co-op", name: "Co-op", aliases: []),
+        Issuer(id: "esselunga", name: "Esselunga", aliases: ["Fidaty"], program: "Fìdaty"),
       ]))
   }
 
@@ -52,6 +53,15 @@ final class CardNameCatalogTests: XCTestCase {
     XCTAssertEqual(names.spelling(of: "Decathlo"), "Decathlon")
     // An alias that is a different name keeps its own spelling.
     XCTAssertEqual(names.spelling(of: "Mueller"), "Mueller")
+  }
+
+  /// Cards print the programme alone or after the brand; its accented spelling wins over the
+  /// plain search alias listed for it.
+  func testProgrammeNamesAloneAndAfterTheBrand() {
+    let names = catalog()
+    XCTAssertEqual(names.spelling(of: "Esselunga Fidaty"), "Esselunga Fìdaty")
+    XCTAssertEqual(names.spelling(of: "Fidaty"), "Fìdaty")
+    XCTAssertEqual(names.spelling(of: "Esselunga"), "Esselunga")
   }
 
   func testLeavesOtherTextAlone() {
