@@ -329,6 +329,12 @@ def diagonal(quad):
     return math.hypot(x2 - x0, y2 - y0)
 
 
+# The issuer each sample design stands for, as Sources/SnapsortCore/Resources/issuers.json names
+# it; None for the made-up shops, which the classifier must call unknown.
+CATALOG_IDS = {"muller": "mueller", "tesco-clubcard": "tesco", "ikea-family": "ikea", "lidl-plus": "lidl",
+               "coop": "coop-sverige", "kaffeeroesterei": None, "norrebro-kaffe": None, "ferreteria-nunez": None}
+
+
 def card_expected(design, name, quad, variation, kind="photo", brand_colors=None):
     card = {"quad": rounded(quad)}
     if "network" in design:
@@ -337,7 +343,7 @@ def card_expected(design, name, quad, variation, kind="photo", brand_colors=None
     else:
         symbology, value = design["code"]
         card["barcodes"] = [{"symbology": symbology, "value": value}]
-        card["issuer"] = {"id": design["id"]}
+        card["issuer"] = {"id": CATALOG_IDS.get(design["id"], design["id"])}
         card["payment"] = None
     card["name"] = {"suggested": name}
     return {
