@@ -152,7 +152,6 @@ public final class LoadStage: Stage {
     switch code {
     case ENOENT: return "the file disappeared before it could be read"
     case EACCES, EPERM: return "permission denied: the file is not readable"
-    case EISDIR: return "a directory, not an image file"
     default: return "cannot read the file: \(String(cString: strerror(code)))"
     }
   }
