@@ -33,7 +33,7 @@ failed=0
 # it was spent (a session ending, a reboot): .build-fuzz/<target>.cpu tallies the CPU seconds the
 # target's corpus has had since its last crash, and a rerun fuzzes only what is left.
 run_target() {
-  local target=$1 name pid started cpu=0 ticks status=0 base=0 budget
+  local target=$1 name pid started cpu=0 ticks status=0 base=0 budget="" wall_limit=$SECONDS_PER_TARGET
   name="Fuzz$(case $target in jpeg) echo JPEG;; png) echo PNG;; webp) echo WebP;; heif) echo HEIF;; load) echo Load;; config) echo Config;; esac)"
   mkdir -p "$SCRATCH/corpus/$target" "Fuzz/regressions/$target"
   if [ -n "$CPU_SECONDS" ]; then
@@ -44,13 +44,14 @@ run_target() {
       echo "0 0" > "$SCRATCH/$target.time"
       return 0
     fi
-    echo "fuzz: $target for $budget CPU s (${base} done before), at most $((budget * 4))s" >&2
+    wall_limit=$((budget * 4)) # only a guard against a stalled target
+    echo "fuzz: $target for $budget CPU s (${base} done before), at most ${wall_limit}s" >&2
   else
     echo "fuzz: $target for ${SECONDS_PER_TARGET}s" >&2
   fi
   started=$(date +%s)
   # A crash stops this target only: the input is kept and the other targets still run.
-  "$SCRATCH/release/$name" "$SCRATCH/corpus/$target" -max_total_time="${budget:+$((budget * 4))}${budget:-$SECONDS_PER_TARGET}" \
+  "$SCRATCH/release/$name" "$SCRATCH/corpus/$target" -max_total_time="$wall_limit" \
     -rss_limit_mb=3072 -timeout=20 -max_len=262144 -print_final_stats=1 \
     -artifact_prefix="Fuzz/regressions/$target/" > "$SCRATCH/$target.log" 2>&1 &
   pid=$!
