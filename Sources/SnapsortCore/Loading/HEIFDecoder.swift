@@ -13,6 +13,9 @@ enum HEIFDecoder: ImageDecoder {
   }
 
   static func decode(_ data: UnsafeRawBufferPointer, reduction: Int) throws -> Bitmap {
+    if let refusal = HEIFItemGraph(data).refusal() {
+      throw ImageDecodeError("corrupt HEIC: \(refusal), which libheif would follow without end")
+    }
     let file = try HEIFFile(data)
     let handle = try file.primaryImage()
     var image: OpaquePointer?
@@ -92,12 +95,15 @@ extension ImageEncoder {
     let rgb = bitmap.rgb()
     var image: OpaquePointer?
     try HEIFFile.check(
-      heif_image_create(Int32(rgb.width), Int32(rgb.height), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image),
+      heif_image_create(
+        Int32(rgb.width), Int32(rgb.height), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image),
       doing: "create an image for")
     guard let image else { throw ImageDecodeError("libheif could not create an image") }
     // heif_image_create's image is released with heif_image_release, per heif.h.
     defer { heif_image_release(image) }
-    try HEIFFile.check(heif_image_add_plane(image, heif_channel_interleaved, Int32(rgb.width), Int32(rgb.height), 8), doing: "add a plane to")
+    try HEIFFile.check(
+      heif_image_add_plane(image, heif_channel_interleaved, Int32(rgb.width), Int32(rgb.height), 8),
+      doing: "add a plane to")
     var stride: Int32 = 0
     guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
       throw ImageDecodeError("libheif gave no plane to write")
@@ -107,17 +113,22 @@ extension ImageEncoder {
         (plane + y * Int(stride)).update(from: source.baseAddress! + y * rgb.rowBytes, count: rgb.rowBytes)
       }
     }
-    guard let context = heif_context_alloc() else { throw ImageDecodeError("libheif could not allocate a context") }
+    guard let context = heif_context_alloc() else {
+      throw ImageDecodeError("libheif could not allocate a context")
+    }
     // heif_context_alloc's counterpart, per heif.h.
     defer { heif_context_free(context) }
     var encoder: OpaquePointer?
-    try HEIFFile.check(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), doing: "find an HEVC encoder for")
+    try HEIFFile.check(
+      heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder),
+      doing: "find an HEVC encoder for")
     guard let encoder else { throw ImageDecodeError("libheif has no HEVC encoder") }
     // Encoders from heif_context_get_encoder_for_format are released by the caller, per heif.h.
     defer { heif_encoder_release(encoder) }
     try HEIFFile.check(heif_encoder_set_lossy_quality(encoder, Int32(quality)), doing: "set the quality of")
     try HEIFFile.check(heif_context_encode_image(context, image, encoder, nil, nil), doing: "encode")
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("snapsort-\(UUID().uuidString).heic")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "snapsort-\(UUID().uuidString).heic")
     defer { try? FileManager.default.removeItem(at: url) }
     try HEIFFile.check(heif_context_write_to_file(context, url.path), doing: "write")
     return try Data(contentsOf: url)

@@ -1,0 +1,156 @@
+/// Which items of a HEIF file decoding its primary image pulls in, read straight from the `meta`
+/// box. libheif 1.15 follows a derived image's references (`dimg`: a grid's tiles, an overlay's
+/// layers) and an image's auxiliary images (`auxl`: alpha, depth) without checking for cycles, so
+/// a grid that names itself as its own tile recurses until the process runs out of memory or
+/// stack. Its public API does not expose item references, hence this reader. Malformed boxes are
+/// left for libheif to reject; only a file whose references certainly loop is refused here.
+struct HEIFItemGraph {
+  /// libheif itself decodes a grid whose tiles are grids; deeper chains are not in real files.
+  static let maximumDerivationDepth = 4
+
+  private(set) var primaryItem: UInt32?
+  /// Decoding the key item decodes each of its values first.
+  private(set) var inputs: [UInt32: [UInt32]] = [:]
+
+  init(_ data: UnsafeRawBufferPointer) {
+    var reader = BoxReader(data, range: 0..<data.count)
+    while let box = reader.next() {
+      // Every `meta` is read: libheif uses the first, and a union can only refuse more.
+      if box.type == "meta", box.payload.count >= 4 { readMeta(data, box.payload.dropFirst(4)) }
+    }
+  }
+
+  /// Why decoding the primary image would never end, or nil when its references are finite.
+  func refusal() -> String? {
+    guard let primaryItem else { return nil }
+    var finished = Set<UInt32>()
+    var onPath = Set<UInt32>()
+    // Depth-first with an explicit stack, so a hostile chain cannot overflow ours either.
+    var stack: [(item: UInt32, nextInput: Int)] = [(primaryItem, 0)]
+    onPath.insert(primaryItem)
+    while let top = stack.last {
+      let itemInputs = inputs[top.item] ?? []
+      guard top.nextInput < itemInputs.count else {
+        stack.removeLast()
+        onPath.remove(top.item)
+        finished.insert(top.item)
+        continue
+      }
+      stack[stack.count - 1].nextInput += 1
+      let input = itemInputs[top.nextInput]
+      if onPath.contains(input) {
+        return "item \(input) is derived from itself (a reference cycle)"
+      }
+      if finished.contains(input) { continue }
+      if stack.count > Self.maximumDerivationDepth {
+        return "its images are derived more than \(Self.maximumDerivationDepth) levels deep"
+      }
+      onPath.insert(input)
+      stack.append((input, 0))
+    }
+    return nil
+  }
+
+  private mutating func readMeta(_ data: UnsafeRawBufferPointer, _ range: Range<Int>) {
+    var reader = BoxReader(data, range: range)
+    while let box = reader.next() {
+      switch box.type {
+      case "pitm":
+        var fields = FieldReader(data, range: box.payload)
+        guard let version = fields.versionAndFlags(),
+          let item = version == 0 ? fields.uint16() : fields.uint32()
+        else { continue }
+        primaryItem = primaryItem ?? item
+      case "iref":
+        readItemReferences(data, box.payload)
+      default:
+        continue
+      }
+    }
+  }
+
+  private mutating func readItemReferences(_ data: UnsafeRawBufferPointer, _ range: Range<Int>) {
+    var header = FieldReader(data, range: range)
+    guard let version = header.versionAndFlags() else { return }
+    var reader = BoxReader(data, range: header.remaining)
+    while let reference = reader.next() {
+      var fields = FieldReader(data, range: reference.payload)
+      let readItem = { (fields: inout FieldReader) in version == 0 ? fields.uint16() : fields.uint32() }
+      guard let from = readItem(&fields), let count = fields.uint16() else { continue }
+      for _ in 0..<count {
+        guard let to = readItem(&fields) else { break }
+        switch reference.type {
+        case "dimg": inputs[from, default: []].append(to)
+        // An auxiliary image (alpha, depth) names its master; decoding the master decodes it.
+        case "auxl": inputs[to, default: []].append(from)
+        default: break
+        }
+      }
+    }
+  }
+}
+
+/// ISO BMFF boxes in a byte range: size, four-character type, payload.
+private struct BoxReader {
+  struct Box {
+    let type: String
+    let payload: Range<Int>
+  }
+
+  private let data: UnsafeRawBufferPointer
+  private var fields: FieldReader
+
+  init(_ data: UnsafeRawBufferPointer, range: Range<Int>) {
+    self.data = data
+    fields = FieldReader(data, range: range)
+  }
+
+  mutating func next() -> Box? {
+    let start = fields.offset
+    guard let size32 = fields.uint32(), let typeCode = fields.uint32() else { return nil }
+    var size = Int(size32)
+    if size32 == 1 {
+      guard let size64 = fields.uint64(), size64 <= UInt64(Int.max) else { return nil }
+      size = Int(size64)
+    } else if size32 == 0 {
+      size = fields.end - start
+    }
+    let headerLength = fields.offset - start
+    guard size >= headerLength, size <= fields.end - start else { return nil }
+    fields.skip(to: start + size)
+    let type = String(decoding: withUnsafeBytes(of: typeCode.bigEndian) { Array($0) }, as: UTF8.self)
+    return Box(type: type, payload: (start + headerLength)..<(start + size))
+  }
+}
+
+/// Big-endian integers from a byte range; nil past its end.
+private struct FieldReader {
+  private let data: UnsafeRawBufferPointer
+  private(set) var offset: Int
+  let end: Int
+
+  init(_ data: UnsafeRawBufferPointer, range: Range<Int>) {
+    self.data = data
+    offset = range.lowerBound
+    end = min(range.upperBound, data.count)
+  }
+
+  var remaining: Range<Int> { offset..<max(offset, end) }
+
+  mutating func skip(to position: Int) { offset = position }
+
+  /// A FullBox header: the version byte, then three bytes of flags.
+  mutating func versionAndFlags() -> UInt8? { uint32().map { UInt8($0 >> 24) } }
+
+  mutating func uint16() -> UInt32? { integer(bytes: 2).map(UInt32.init) }
+  mutating func uint32() -> UInt32? { integer(bytes: 4).map(UInt32.init) }
+  mutating func uint64() -> UInt64? { integer(bytes: 8) }
+
+  private mutating func integer(bytes: Int) -> UInt64? {
+    guard offset >= 0, end - offset >= bytes else { return nil }
+    var value: UInt64 = 0
+    for index in offset..<(offset + bytes) { value = value << 8 | UInt64(data[index]) }
+    offset += bytes
+    return value
+  }
+}

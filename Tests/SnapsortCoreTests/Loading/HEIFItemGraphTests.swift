@@ -1,0 +1,95 @@
+import Foundation
+import XCTest
+
+@testable import SnapsortCore
+
+/// libheif 1.15 follows item references without checking for cycles; HEIFItemGraph refuses such
+/// files before libheif decodes them. The hand-built files below hold only the boxes it reads.
+final class HEIFItemGraphTests: XCTestCase {
+  func testTheGridFuzzingFoundIsRefusedWithAReason() throws {
+    let finding = FuzzRegressionTests.regressions.appendingPathComponent("heif/heif-grid-recursion.heic")
+    let data = try Data(contentsOf: finding)
+    XCTAssertThrowsError(try data.withUnsafeBytes { try HEIFDecoder.decode($0, reduction: 1) }) { error in
+      XCTAssertTrue("\(error)".contains("item 2 is derived from itself"), "\(error)")
+    }
+  }
+
+  func testARealHEICPassesAndStillDecodes() throws {
+    let data = try ImageEncoder.heic(TestImages.quadrants(width: 64, height: 48))
+    let graph = data.withUnsafeBytes { HEIFItemGraph($0) }
+    XCTAssertNotNil(graph.primaryItem)
+    XCTAssertNil(graph.refusal())
+    let bitmap = try data.withUnsafeBytes { try HEIFDecoder.decode($0, reduction: 1) }
+    XCTAssertEqual(bitmap.width, 64)
+  }
+
+  func testAGridMayUseOneTileManyTimesAndCarryAnAlphaGrid() {
+    // Grid 1 shows tile 2 four times; alpha grid 3 (auxl → 1) has tiles 4 and 5.
+    let file = Self.file(
+      primary: 1,
+      references: [("dimg", 1, [2, 2, 2, 2]), ("auxl", 3, [1]), ("dimg", 3, [4, 5]), ("thmb", 6, [1])])
+    XCTAssertNil(HEIFItemGraph(file).refusal())
+  }
+
+  func testACycleThroughAnAuxiliaryImageIsRefused() {
+    // Decoding grid 1 decodes its alpha 3, whose tile is grid 1 again.
+    let file = Self.file(primary: 1, references: [("dimg", 1, [2]), ("auxl", 3, [1]), ("dimg", 3, [1])])
+    XCTAssertEqual(HEIFItemGraph(file).refusal(), "item 1 is derived from itself (a reference cycle)")
+  }
+
+  func testAChainOfDerivedImagesDeeperThanLibheifNeedsIsRefused() {
+    let chain = (1...6).map { ("dimg", UInt32($0), [UInt32($0 + 1)]) }
+    XCTAssertEqual(
+      HEIFItemGraph(Self.file(primary: 1, references: chain)).refusal(),
+      "its images are derived more than 4 levels deep")
+    XCTAssertNil(HEIFItemGraph(Self.file(primary: 1, references: Array(chain.prefix(3)))).refusal())
+  }
+
+  func testThirtyTwoBitItemIDsAreRead() {
+    let file = Self.file(primary: 70_000, references: [("dimg", 70_000, [70_000])], wideItemIDs: true)
+    XCTAssertEqual(HEIFItemGraph(file).primaryItem, 70_000)
+    XCTAssertNotNil(HEIFItemGraph(file).refusal())
+  }
+
+  func testTruncatedBoxesAreLeftToLibheif() {
+    let file = Self.file(primary: 1, references: [("dimg", 1, [1])])
+    for length in [0, 7, 30, file.count - 3] {
+      let graph = HEIFItemGraph(Data(file.prefix(length)))
+      XCTAssertNil(graph.refusal(), "\(length) bytes")
+    }
+  }
+
+  // MARK: - Building boxes
+
+  private static func file(
+    primary: UInt32, references: [(String, UInt32, [UInt32])], wideItemIDs: Bool = false
+  )
+    -> Data
+  {
+    let version: UInt8 = wideItemIDs ? 1 : 0
+    func item(_ id: UInt32) -> [UInt8] { wideItemIDs ? bigEndian(id, bytes: 4) : bigEndian(id, bytes: 2) }
+    let pitm = box("pitm", [version, 0, 0, 0] + item(primary))
+    let iref = box(
+      "iref",
+      [version, 0, 0, 0]
+        + references.flatMap { type, from, to in
+          box(type, item(from) + bigEndian(UInt32(to.count), bytes: 2) + to.flatMap(item))
+        })
+    let ftyp = box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
+    return Data(ftyp + box("meta", [0, 0, 0, 0] + pitm + iref))
+  }
+
+  private static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+    bigEndian(UInt32(8 + payload.count), bytes: 4) + Array(type.utf8) + payload
+  }
+
+  private static func bigEndian(_ value: UInt32, bytes: Int) -> [UInt8] {
+    (0..<bytes).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+  }
+}
+
+extension HEIFItemGraph {
+  fileprivate init(_ data: Data) {
+    self = data.withUnsafeBytes { HEIFItemGraph($0) }
+  }
+}
