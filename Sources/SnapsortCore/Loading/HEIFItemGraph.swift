@@ -1,15 +1,18 @@
 /// Which items of a HEIF file decoding its primary image pulls in, read straight from the `meta`
 /// box. libheif 1.15 follows a derived image's references (`dimg`: a grid's tiles, an overlay's
-/// layers) and an image's auxiliary images (`auxl`: alpha, depth) without checking for cycles, so
-/// a grid that names itself as its own tile recurses until the process runs out of memory or
-/// stack. Its public API does not expose item references, hence this reader. Malformed boxes are
-/// left for libheif to reject; only a file whose references certainly loop is refused here.
+/// layers) and an image's auxiliary images (`auxl`: alpha, depth) without checking for cycles or
+/// counting the work, so a grid that names itself as its own tile recurses (a thread per tile)
+/// until the process runs out of memory or stack, and grids of grids multiply their tiles. Its
+/// public API does not expose item references, hence this reader, which parses `iref` the way
+/// libheif does. Malformed boxes are otherwise left for libheif to reject.
 struct HEIFItemGraph {
-  /// libheif itself decodes a grid whose tiles are grids; deeper chains are not in real files.
+  /// An identity-derived grid with an alpha grid is four levels; real files never go deeper.
   static let maximumDerivationDepth = 4
+  /// A 256 × 256 grid (the most `ispe` and the pixel limit allow in practice) with its alpha.
+  static let maximumDecodes = 140_000
 
   private(set) var primaryItem: UInt32?
-  /// Decoding the key item decodes each of its values first.
+  /// Decoding the key item decodes each of its values first (a value may repeat: a reused tile).
   private(set) var inputs: [UInt32: [UInt32]] = [:]
 
   init(_ data: UnsafeRawBufferPointer) {
@@ -23,17 +26,25 @@ struct HEIFItemGraph {
   /// Why decoding the primary image would never end, or nil when its references are finite.
   func refusal() -> String? {
     guard let primaryItem else { return nil }
-    var finished = Set<UInt32>()
+    // How many images decoding each finished item decodes, itself included, tiles counted as
+    // often as a grid uses them.
+    var decodes: [UInt32: Int] = [:]
     var onPath = Set<UInt32>()
     // Depth-first with an explicit stack, so a hostile chain cannot overflow ours either.
-    var stack: [(item: UInt32, nextInput: Int)] = [(primaryItem, 0)]
+    var stack: [(item: UInt32, nextInput: Int, decodes: Int)] = [(primaryItem, 0, 1)]
     onPath.insert(primaryItem)
     while let top = stack.last {
       let itemInputs = inputs[top.item] ?? []
       guard top.nextInput < itemInputs.count else {
         stack.removeLast()
         onPath.remove(top.item)
-        finished.insert(top.item)
+        decodes[top.item] = top.decodes
+        if let parent = stack.indices.last {
+          stack[parent].decodes = min(stack[parent].decodes + top.decodes, Self.maximumDecodes + 1)
+          if stack[parent].decodes > Self.maximumDecodes {
+            return "its grids would decode more than \(Self.maximumDecodes) images"
+          }
+        }
         continue
       }
       stack[stack.count - 1].nextInput += 1
@@ -41,12 +52,18 @@ struct HEIFItemGraph {
       if onPath.contains(input) {
         return "item \(input) is derived from itself (a reference cycle)"
       }
-      if finished.contains(input) { continue }
-      if stack.count > Self.maximumDerivationDepth {
+      if let known = decodes[input] {
+        stack[stack.count - 1].decodes = min(top.decodes + known, Self.maximumDecodes + 1)
+        if top.decodes + known > Self.maximumDecodes {
+          return "its grids would decode more than \(Self.maximumDecodes) images"
+        }
+        continue
+      }
+      if stack.count >= Self.maximumDerivationDepth {
         return "its images are derived more than \(Self.maximumDerivationDepth) levels deep"
       }
       onPath.insert(input)
-      stack.append((input, 0))
+      stack.append((input, 0, 1))
     }
     return nil
   }
@@ -69,17 +86,21 @@ struct HEIFItemGraph {
     }
   }
 
+  /// As libheif's Box_iref::parse: each reference's own box size is read but not obeyed; its item
+  /// IDs are read one after another up to the end of the `iref` box.
   private mutating func readItemReferences(_ data: UnsafeRawBufferPointer, _ range: Range<Int>) {
-    var header = FieldReader(data, range: range)
-    guard let version = header.versionAndFlags() else { return }
-    var reader = BoxReader(data, range: header.remaining)
-    while let reference = reader.next() {
-      var fields = FieldReader(data, range: reference.payload)
-      let readItem = { (fields: inout FieldReader) in version == 0 ? fields.uint16() : fields.uint32() }
-      guard let from = readItem(&fields), let count = fields.uint16() else { continue }
+    var fields = FieldReader(data, range: range)
+    guard let version = fields.versionAndFlags() else { return }
+    let readItem = { (fields: inout FieldReader) in version == 0 ? fields.uint16() : fields.uint32() }
+    while !fields.remaining.isEmpty {
+      guard let size = fields.uint32(), let typeCode = fields.uint32() else { return }
+      if size == 1 { _ = fields.uint64() }
+      let type = fourCharacterCode(typeCode)
+      if type == "uuid" { _ = (fields.uint64(), fields.uint64()) }
+      guard let from = readItem(&fields), let count = fields.uint16() else { return }
       for _ in 0..<count {
-        guard let to = readItem(&fields) else { break }
-        switch reference.type {
+        guard let to = readItem(&fields) else { return }
+        switch type {
         case "dimg": inputs[from, default: []].append(to)
         // An auxiliary image (alpha, depth) names its master; decoding the master decodes it.
         case "auxl": inputs[to, default: []].append(from)
@@ -88,6 +109,10 @@ struct HEIFItemGraph {
       }
     }
   }
+}
+
+private func fourCharacterCode(_ code: UInt32) -> String {
+  String(decoding: withUnsafeBytes(of: code.bigEndian) { Array($0) }, as: UTF8.self)
 }
 
 /// ISO BMFF boxes in a byte range: size, four-character type, payload.
@@ -118,8 +143,7 @@ private struct BoxReader {
     let headerLength = fields.offset - start
     guard size >= headerLength, size <= fields.end - start else { return nil }
     fields.skip(to: start + size)
-    let type = String(decoding: withUnsafeBytes(of: typeCode.bigEndian) { Array($0) }, as: UTF8.self)
-    return Box(type: type, payload: (start + headerLength)..<(start + size))
+    return Box(type: fourCharacterCode(typeCode), payload: (start + headerLength)..<(start + size))
   }
 }
 

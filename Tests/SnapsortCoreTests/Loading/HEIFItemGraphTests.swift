@@ -14,6 +14,24 @@ final class HEIFItemGraphTests: XCTestCase {
     }
   }
 
+  func testAReferenceBoxWithAWrongSizeIsReadAsLibheifReadsIt() throws {
+    // FuzzHEIF's second find: the `dimg` box inside `iref` declares 589 838 bytes; libheif reads
+    // its IDs anyway, and grid 2 is again its own tile.
+    let finding = FuzzRegressionTests.regressions.appendingPathComponent(
+      "heif/oom-b93bcf099dbfdceaeb0f3cf19f1469e2cc6a3747")
+    let graph = HEIFItemGraph(try Data(contentsOf: finding))
+    XCTAssertEqual(graph.refusal(), "item 2 is derived from itself (a reference cycle)")
+  }
+
+  func testGridsOfGridsThatMultiplyBeyondAnyRealImageAreRefused() {
+    let tiles = [UInt32](repeating: 3, count: 400)
+    let nested = Self.file(
+      primary: 1, references: [("dimg", 1, [UInt32](repeating: 2, count: 400)), ("dimg", 2, tiles)])
+    XCTAssertEqual(HEIFItemGraph(nested).refusal(), "its grids would decode more than 140000 images")
+    let largest = Self.file(primary: 1, references: [("dimg", 1, [UInt32](repeating: 2, count: 65_535))])
+    XCTAssertNil(HEIFItemGraph(largest).refusal())
+  }
+
   func testARealHEICPassesAndStillDecodes() throws {
     let data = try ImageEncoder.heic(TestImages.quadrants(width: 64, height: 48))
     let graph = data.withUnsafeBytes { HEIFItemGraph($0) }
