@@ -35,11 +35,23 @@ struct FlatCardFinder {
     let runs = horizontalRuns(image, minimumLength: max(32, min(w, h) / 5))
     // A gradient background makes every row differ from the last; no side stands out then.
     guard !runs.isEmpty, runs.count <= 4000 else { return nil }
-    var best: (quad: [Point], area: Int, coverage: Double)?
+    // Runs ordered by their left end, so each top side meets only the runs that start near it
+    // rather than every later run (up to 4000 of them, squared).
+    let byStart = runs.indices.sorted { (runs[$0].x0, $0) < (runs[$1].x0, $1) }
+    let starts = byStart.map { runs[$0].x0 }
+    var best: (quad: [Point], area: Int, coverage: Double, top: Int, bottom: Int)?
     for (i, top) in runs.enumerated() {
-      for bottom in runs[(i + 1)...] where bottom.y > top.y {
-        let tolerance = 2 + (top.x1 - top.x0) / 100
-        guard abs(top.x0 - bottom.x0) <= tolerance, abs(top.x1 - bottom.x1) <= tolerance else { continue }
+      let tolerance = 2 + (top.x1 - top.x0) / 100
+      var first = 0, last = starts.count
+      while first < last {
+        let middle = (first + last) / 2
+        if starts[middle] < top.x0 - tolerance { first = middle + 1 } else { last = middle }
+      }
+      for k in first..<starts.count {
+        guard starts[k] <= top.x0 + tolerance else { break }
+        let j = byStart[k], bottom = runs[j]
+        // Runs come in row order: a later row is a later index.
+        guard bottom.y > top.y, abs(top.x1 - bottom.x1) <= tolerance else { continue }
         let height = bottom.y - top.y
         let flatWidth = min(top.x1, bottom.x1) - max(top.x0, bottom.x0)
         // The straight part of a side stops where the rounded corners start, at most a sixth of
@@ -65,12 +77,15 @@ struct FlatCardFinder {
           Double(flatWidth) >= 0.7 * Double(width)
         else { continue }
         let area = width * height
-        if area > best?.area ?? 0 {
+        // Ties go to the pair met first in row order, as a scan of every pair in order would.
+        let better =
+          area > best?.area ?? 0 || (area == best?.area && i == best?.top && j < best?.bottom ?? 0)
+        if better {
           let quad = [
             Point(Double(left.x), Double(top.y)), Point(Double(right.x), Double(top.y)),
             Point(Double(right.x), Double(bottom.y)), Point(Double(left.x), Double(bottom.y)),
           ]
-          best = (quad, area, min(left.coverage, right.coverage))
+          best = (quad, area, min(left.coverage, right.coverage), i, j)
         }
       }
     }
