@@ -81,8 +81,10 @@ def issuer_section(data):
         if k:
             lines.append(f"| {kind}: top-1 / unknown recall | {pct(k['top1'])} of {k['known']} / "
                          f"{pct(k['unknown_recall'])} of {k['unknown']} | |")
+    load_note = (f", load average {train['load_before']:.1f} before, {train['load_after']:.1f} after"
+                 if "load_before" in train else "")
     lines += [f"| `train-issuers` on {split['train']['images']} images, --jobs 2 | {train['wall_s']:.1f} s wall, "
-              f"{train['cpu_s']:.1f} s CPU (pipeline + fit) | < 60 s wall: {met(train['wall_s'] < 60 and split['train']['images'] >= 500)} |",
+              f"{train['cpu_s']:.1f} s CPU (pipeline + fit){load_note} | < 60 s wall: {met(train['wall_s'] < 60 and split['train']['images'] >= 500)} |",
               f"| unknown threshold (calibrated on training cards) | {train['threshold']:.2f} | |",
               f"| `issuers search` (process), {search['queries']} runs | median {search['median_ms']:.1f} ms, "
               f"max {search['max_ms']:.1f} ms | ≤ 100 ms: {met(search['median_ms'] <= 100)} |"]

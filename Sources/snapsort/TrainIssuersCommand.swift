@@ -74,6 +74,7 @@ struct TrainIssuersCommand: ParsableCommand {
   func run() throws {
     let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
     let start = Date()
+    let startCPU = Self.processCPUSeconds()
     var fullCatalog: IssuerCatalog
     var additions: [Issuer] = []
     var photoCards: [LabelledCard] = []
@@ -105,6 +106,7 @@ struct TrainIssuersCommand: ParsableCommand {
       throw SnapsortExit.usage
     }
     let featureSeconds = Date().timeIntervalSince(start)
+    let featureCPU = Self.processCPUSeconds() - startCPU
 
     let heldOut = Set(
       fullCatalog.issuers.map(\.id).filter { IssuerTrainer.stableFraction("holdout:" + $0) < holdOut })
@@ -143,6 +145,7 @@ struct TrainIssuersCommand: ParsableCommand {
     var trainer = IssuerTrainer()
     trainer.iterations = iterations
     let fitStart = Date()
+    let fitStartCPU = Self.processCPUSeconds()
     var model = trainer.train(
       train, catalog: trainCatalog, workers: jobs,
       training: [
@@ -158,6 +161,7 @@ struct TrainIssuersCommand: ParsableCommand {
         "train_cards": "\(train.count)",
       ])
     let fitSeconds = Date().timeIntervalSince(fitStart)
+    let fitCPU = Self.processCPUSeconds() - fitStartCPU
     model.catalogAdditions = additions
 
     if !test.isEmpty {
@@ -191,8 +195,19 @@ struct TrainIssuersCommand: ParsableCommand {
     Terminal.info(
       String(
         format:
-          "trained on %d cards (%d issuers, %d held out): features %.1f s, fit %.1f s, threshold %.2f → %@",
-        train.count, trainCatalog.issuers.count, heldOut.count, featureSeconds, fitSeconds, model.threshold,
-        output))
+          "trained on %d cards (%d issuers, %d held out): features %.1f s (CPU %.1f s), fit %.1f s (CPU %.1f s), "
+          + "threshold %.2f → %@",
+        train.count, trainCatalog.issuers.count, heldOut.count, featureSeconds, featureCPU, fitSeconds,
+        fitCPU,
+        model.threshold, output))
+  }
+
+  /// User and system CPU time of the whole process so far: on a shared machine the wall times
+  /// above mostly measure the other load, the CPU times what training itself cost.
+  static func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
   }
 }

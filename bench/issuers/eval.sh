@@ -23,9 +23,13 @@ rm -rf "$SET/split"
   > "$SET/split.json"
 
 echo "bench: snapsort train-issuers on $(python3 -c "import json;print(json.load(open('$SET/split.json'))['train']['images'])") images" >&2
+# The 1-minute load average around the timed run: wall times on a shared machine mean little
+# without it (the same 527 images took 658 s wall at load 9-11 and 48 s at load 0-1).
+load_before=$(cut -d' ' -f1 /proc/loadavg)
 /usr/bin/time -f '{"wall_s": %e, "user_s": %U, "sys_s": %S, "max_rss_kb": %M}' -o "$SET/train-time.json" \
   "$SNAPSORT" train-issuers "$SET/split/train" --catalog "$SET/split/catalog-known.json" --hold-out 0 --test-fraction 0 \
   --jobs 2 -o "$SET/model.json" 2> "$SET/train.log"
+echo "{\"load_before\": $load_before, \"load_after\": $(cut -d' ' -f1 /proc/loadavg)}" > "$SET/train-load.json"
 cat "$SET/train.log" >&2
 
 echo "bench: snapsort eval-issuers on the test split and the held-out issuers" >&2

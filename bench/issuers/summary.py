@@ -57,6 +57,10 @@ def main():
         split = json.load(f)
     with open(os.path.join(args.set, "train-time.json")) as f:
         train_time = json.load(f)
+    load_path = os.path.join(args.set, "train-load.json")
+    if os.path.exists(load_path):
+        with open(load_path) as f:
+            train_time.update(json.load(f))
     with open(os.path.join(args.set, "eval.json")) as f:
         evaluation = json.load(f)
     with open(os.path.join(args.set, "model.json")) as f:

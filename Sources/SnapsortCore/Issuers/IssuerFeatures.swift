@@ -14,7 +14,9 @@ public struct PreparedIssuer: Sendable {
     var phrases: [IssuerPhrase] = []
     // Cyrillic names also as the Latin look-alikes an English OCR model reads them as.
     let texts = [issuer.name] + issuer.aliases
-    for text in texts + texts.compactMap(IssuerText.latinLookalike) {
+    let lookalikes =
+      texts.compactMap(IssuerText.latinLookalike) + texts.compactMap(IssuerText.latinLookalikeAlternative)
+    for text in texts + lookalikes {
       let phrase = IssuerPhrase(text)
       guard !phrase.text.isEmpty, seen.insert(phrase.text).inserted else { continue }
       phrases.append(phrase)

@@ -41,6 +41,14 @@ extension IssuerTextTests {
   func testCyrillicNamesMatchWhatAnEnglishModelReads() {
     XCTAssertEqual(IssuerText.latinLookalike("Простор"), "npoctop")
     XCTAssertNil(IssuerText.latinLookalike("Biedronka"))
+    // Readings tesseract printed for rendered cards of these issuers.
+    XCTAssertEqual(IssuerText.latinLookalikeAlternative("Епіцентр"), "eniwehtp")
+    XCTAssertEqual(IssuerText.latinLookalikeAlternative("Нова пошта"), "hoba nouita")
+    XCTAssertNil(IssuerText.latinLookalikeAlternative("Простор"))
+    XCTAssertNil(IssuerText.latinLookalikeAlternative("Biedronka"))
+    let prepared = PreparedIssuer(Issuer(id: "epicentr", name: "Епіцентр", aliases: ["Epicentr"]))
+    let card = CardEvidence(lines: ["EniweHTp", "Loyalty card"])
+    XCTAssertEqual(IssuerFeatures.pairVector(card, prepared)[2], 1, "an exact match of the other reading")
     // What tesseract `eng` printed for rendered "Простор" and "Нова пошта" cards.
     let windows = TextWindows(lines: ["Npoctop", "Hosa nowta"])
     XCTAssertEqual(windows.match(IssuerPhrase(IssuerText.latinLookalike("Простор")!)).score, 1)

@@ -38,6 +38,31 @@ final class IssuerTrainerTests: XCTestCase {
       trainer.train(cards, catalog: catalog, workers: 2), trainer.train(cards, catalog: catalog, workers: 1))
   }
 
+  func testModelIsFittedOnEveryCardWhateverTheCalibrationFolds() {
+    let catalog = IssuerCatalog(issuers: Array(Self.catalog.issuers.prefix(15)))
+    let cards = SyntheticCards().dataset(catalog: catalog, perIssuer: 3, unknown: 5, seed: 4)
+    var crossFitted = IssuerTrainer()
+    crossFitted.iterations = 30
+    var inSample = crossFitted
+    inSample.calibrationFolds = 1
+    let model = crossFitted.train(cards, catalog: catalog, workers: 2)
+    let reference = inSample.train(cards, catalog: catalog, workers: 2)
+    // The folds only answer the calibration cards; the model itself sees all of them.
+    XCTAssertEqual(model.weights, reference.weights)
+    XCTAssertEqual(model.nullWeights, reference.nullWeights)
+    XCTAssertEqual(
+      model.training["examples"],
+      "\(cards.count * 2 - 5) fitted, \(cards.count * 2 - 5) out-of-fold answers for calibration")
+  }
+
+  func testThresholdReachesTheUnknownRecallTargetAndNoFurther() {
+    let unknown = (1...100).map { IssuerTrainer.Outcome(isKnown: false, correct: false, p: Double($0) / 100) }
+    let known = (0..<50).map { _ in IssuerTrainer.Outcome(isKnown: true, correct: true, p: 0.99) }
+    // 93 of the 100 unknown answers have p < 0.94; 0.93 would pass only 92.
+    XCTAssertEqual(IssuerTrainer.threshold(unknown + known, targetUnknownRecall: 0.93), 0.94)
+    XCTAssertEqual(IssuerTrainer.threshold(unknown + known, targetUnknownRecall: 0.5), 0.51)
+  }
+
   func testGradientMatchesFiniteDifferences() {
     let catalog = IssuerCatalog(issuers: Array(Self.catalog.issuers.prefix(5)))
     let card = SyntheticCards().dataset(catalog: catalog, perIssuer: 1, unknown: 0, seed: 5)[2]
