@@ -76,8 +76,14 @@ public enum ReceiptDate {
       let o = match
       add(Int(o[1]!)!, Int(o[2]!)!, Int(o[3]!)!, ambiguous: false, at: match.range.lowerBound)
     }
+    // "6/ 15. 00" is a quantity and a price that OCR spaced like a date; a real date's parts
+    // never read as an amount (Money skips "18.11.2023" and "02.03.20").
+    let amounts = Money.amounts(in: text).map(\.range)
     for match in numericPattern.matches(in: text) {
       let o = match
+      let lower = text.distance(from: text.startIndex, to: match.range.lowerBound)
+      let upper = text.distance(from: text.startIndex, to: match.range.upperBound)
+      if amounts.contains(where: { $0.overlaps(lower..<upper) }) { continue }
       let a = Int(o[1]!)!, b = Int(o[3]!)!, y = year(o[4]!)
       // A two-digit year after a point is often a price (1.99.50 does not occur, 12.5.24 does).
       if a > 12 || b == 0 {

@@ -12,8 +12,11 @@ public struct ReceiptExtractor: Sendable {
     for issuer in catalog?.issuers ?? [] {
       for name in [issuer.name] + issuer.aliases {
         let folded = ReceiptKeywords.fold(name)
-        // Two-letter names (dm, BP) match too much OCR noise.
-        if folded.filter(\.isLetter).count >= 3 { brands.append((folded, issuer.name)) }
+        // Two-letter names (dm, BP) match too much OCR noise, and a brand spelt like a receipt's
+        // own label ("Total" the fuel brand) names every receipt.
+        if folded.filter(\.isLetter).count >= 3, ReceiptKeywords.totalWeight(folded) == 0 {
+          brands.append((folded, issuer.name))
+        }
       }
     }
     self.brands = brands
@@ -134,10 +137,17 @@ public struct ReceiptExtractor: Sendable {
   /// one with a company form (SDN BHD, LTD, GmbH…).
   func merchant(_ lines: [Line]) -> Found<String>? {
     let header = Array(lines.prefix(10))
-    for line in header.prefix(8) {
-      let collapsed = ReceiptKeywords.fold(Self.collapseSpacedLetters(line.text))
+    // A legal name printed above a brand is the merchant of record ("MR D.I.Y. SDN BHD" above
+    // "(MR DIY TESCO TERBAU)", a shop inside a Tesco): a brand below it names a host or a
+    // branch, so brands are looked for down to the first legal name only.
+    var brandZone = Array(header.prefix(8))
+    if let legal = brandZone.firstIndex(where: { ReceiptKeywords.containsAny($0.folded, Self.legalForms) }) {
+      brandZone = Array(brandZone.prefix(legal + 1))
+    }
+    for line in brandZone {
+      let collapsed = ReceiptKeywords.fold(Self.collapseSpacedLetters(Self.logoLetters(line.text)))
       if let brand = brands.first(where: { collapsed.contains($0.folded) }) {
-        let cleaned = Self.cleanName(Self.collapseSpacedLetters(line.text))
+        let cleaned = Self.cleanName(Self.collapseSpacedLetters(Self.logoLetters(line.text)))
         let value = cleaned.count <= 40 ? cleaned : brand.name
         return Found(value: value, confidence: 0.9, line: line.index)
       }
@@ -145,11 +155,12 @@ public struct ReceiptExtractor: Sendable {
     // A brand name one or two letters off, as OCR misreads a logo's type (TKEA, @SSMANN).
     // Only on a short line or one naming a company form: in a longer line a near miss is
     // usually an ordinary word ("AREA" is not Aral).
-    for line in header.prefix(8)
-    where line.folded.split(separator: " ").count <= 3
+    for line in brandZone
+    where ReceiptKeywords.fold(Self.logoLetters(line.text)).split(separator: " ").count <= 3
       || ReceiptKeywords.containsAny(line.folded, ["gmbh", "kg", "ag", "ltd", "sdn", "bhd", "inc"])
     {
-      for token in line.folded.split(separator: " ") where token.count >= 4 {
+      for token in ReceiptKeywords.fold(Self.logoLetters(line.text)).split(separator: " ")
+      where token.count >= 4 {
         if let brand = brands.first(where: { brand in
           !brand.folded.dropFirst().dropLast().contains(" ") && brand.folded.count - 2 >= 4
             && Self.editDistance(String(token), brand.folded.trimmingCharacters(in: .whitespaces))
@@ -211,10 +222,16 @@ public struct ReceiptExtractor: Sendable {
     "market", "supermarket", "supermarkt", "store", "stores", "shop", "mart", "cafe", "bakery", "backerei",
     "apotheke", "pharmacy", "hardware", "marketing", "industries", "company", "co", "plc", "sklep",
     "epicerie",
-    "supermercato", "boulangerie", "tienda", "winkel", "butik", "магазин", "s b",
+    "supermercato", "boulangerie", "tienda", "winkel", "butik", "магазин", "s b", "syarikat", "perniagaan",
   ]
+  /// Company forms that only a registered legal name carries, unlike "market" or "cafe".
+  static let legalForms = [
+    "sdn bhd", "bhd", "s b", "gmbh", "ltd", "limited", "llc", "inc", "plc", "sp z o o",
+  ]
+
   static let notNames = [
-    "tax invoice", "invoice", "receipt", "welcome", "tel", "fax", "phone", "gst", "www", "http", "cashier",
+    "shopping", "tax invoice", "invoice", "receipt", "welcome", "tel", "fax", "phone", "gst", "www", "http",
+    "cashier",
     "date", "datum", "open", "offnungszeiten", "hours", "reg no", "company no", "co no", "simplified",
     "kassenbon", "rechnung", "paragon", "fiskalny", "ticket", "scontrino", "thank", "danke", "vielen",
     "kundenbeleg", "bon", "member", "table", "server", "order",
@@ -261,10 +278,16 @@ public struct ReceiptExtractor: Sendable {
     return tokens.joined()
   }
 
+  /// A logo's round "O" that OCR reads as "@" ("R@SSMANN"), given back as a letter so the
+  /// word stays whole for brand matching.
+  static func logoLetters(_ text: String) -> String {
+    text.replacingOccurrences(of: "@", with: "O")
+  }
+
   /// Drops a registration number in brackets, stray symbols at the ends and doubled spaces.
   static func cleanName(_ text: String) -> String {
     var result = text.replacingOccurrences(
-      of: #"\(\s*[0-9][0-9A-Z -]*\)"#, with: "", options: .regularExpression)
+      of: #"\(\s*[0-9][0-9A-Za-z -]*\)"#, with: "", options: .regularExpression)
     result = result.trimmingCharacters(
       in: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "()&.")).inverted)
     return result.split(separator: " ").joined(separator: " ")
@@ -301,6 +324,8 @@ public struct ReceiptExtractor: Sendable {
     ("€", "EUR"), ("£", "GBP"), ("$", "USD"), ("₽", "RUB"), ("₴", "UAH"),
   ]
 
+  static let dollarAmount = TextPattern(#"\$\s?\d{1,7}[.,]\d{2}(?!\d)|(?<!\d)\d{1,7}[.,]\d{2}\s?\$"#)
+
   /// A currency code or symbol, looked for on the total's lines first, then anywhere.
   static func currency(_ lines: [Line]) -> Found<String>? {
     let ordered =
@@ -314,7 +339,10 @@ public struct ReceiptExtractor: Sendable {
       for (word, code) in currencyWords where line.folded.contains(" \(word) ") {
         return Found(value: code, confidence: 0.8, line: line.index)
       }
-      for (symbol, code) in currencySymbols where line.text.contains(symbol) {
+      // "$" also prefixes codes ("C$00013281"): it names the currency only before or after
+      // an amount.
+      for (symbol, code) in currencySymbols
+      where line.text.contains(symbol) && (symbol != "$" || dollarAmount.firstMatch(in: line.text) != nil) {
         return Found(value: code, confidence: symbol == "$" ? 0.6 : 0.8, line: line.index)
       }
     }
@@ -334,18 +362,21 @@ public struct ReceiptExtractor: Sendable {
   /// that line has no label of its own (a label and its amount printed on two rows).
   static func labelledAmount(_ lines: [Line], _ index: Int) -> Money? {
     if let price = lines[index].price ?? lines[index].amounts.last?.money { return price }
-    // "99 80": the separator lost by OCR, on a line whose label says an amount follows.
-    if let match = spacedAmount.firstMatch(in: lines[index].text), let units = match[1].flatMap({ Int($0) }),
-      let cents = match[2].flatMap({ Int($0) })
-    {
-      return Money(cents: units * 100 + cents)
-    }
+    if let money = spacedMoney(lines[index].text) { return money }
     if index + 1 < lines.count, lines[index + 1].amounts.count == 1,
       lines[index + 1].folded.filter(\.isLetter).count <= 3
     {
       return lines[index + 1].amounts[0].money
     }
     return nil
+  }
+
+  /// "99 80": the separator lost by OCR, on a line whose label says an amount follows.
+  static func spacedMoney(_ text: String) -> Money? {
+    guard let match = spacedAmount.firstMatch(in: text), let units = match[1].flatMap({ Int($0) }),
+      let cents = match[2].flatMap({ Int($0) })
+    else { return nil }
+    return Money(cents: units * 100 + cents)
   }
 
   static let spacedAmount = TextPattern(#"(?<![\d.,])(\d{1,5}) (\d{2})\s*[A-Z*]?\s*$"#)
@@ -383,7 +414,7 @@ public struct ReceiptExtractor: Sendable {
       }
       if ReceiptKeywords.containsAny(
         folded, ["cash", "bargeld", "gotowka", "especes", "efectivo", "contanti", "tendered", "gegeben"]),
-        let money = line.price
+        let money = line.price ?? spacedMoney(line.text)
       {
         cash = cash ?? money
       }

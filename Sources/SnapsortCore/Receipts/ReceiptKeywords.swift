@@ -8,7 +8,8 @@ public enum ReceiptKeywords {
   static let total: [(String, Int)] = [
     ("grand total", 3), ("total due", 3), ("amount due", 3), ("balance due", 3), ("total payable", 3),
     ("nett total", 3), ("net total", 3), ("rounded total", 3), ("total rounded", 3), ("total amount", 3),
-    ("total inclusive", 3), ("inclusive of gst", 3), ("incl gst", 3), ("total incl", 3), ("zu zahlen", 3),
+    ("total inclusive", 3), ("inclusive of gst", 3), ("inclusive gst", 3), ("incl gst", 3),
+    ("amt payable", 3), ("amount payable", 3), ("total incl", 3), ("zu zahlen", 3),
     ("do zaplaty", 3), ("a payer", 3), ("net a payer", 3), ("total ttc", 3), ("te betalen", 3),
     ("att betala", 3), ("к оплате", 3), ("до сплати", 3), ("total a pagar", 3), ("totale complessivo", 3),
     ("total", 2), ("totale", 2), ("totaal", 2), ("totalt", 2), ("summe", 2), ("suma", 2), ("razem", 2),

@@ -28,6 +28,11 @@ final class ReceiptTextTests: XCTestCase {
     XCTAssertEqual(iso("09/01/2024", monthFirst: true), "2024-09-01")
     XCTAssertEqual(iso("2024-05-02"), "2024-05-02")
     XCTAssertEqual(iso("17-03-18"), "2018-03-17")
+    // A quantity and a price spaced like a date are not one.
+    XCTAssertNil(iso("$ = 6/ 15. 00 70"))
+    XCTAssertNil(iso("s = 6/ 25.74 1.54"))
+    XCTAssertEqual(iso("8s 10PH 560197 30-06-16"), "2016-06-30")
+    XCTAssertEqual(iso("02.03.20 09:48"), "2020-03-02")
     XCTAssertEqual(iso("29 MAR 2018"), "2018-03-29")
     XCTAssertEqual(iso("March 5, 2024"), "2024-03-05")
     XCTAssertEqual(iso("5 marca 2024"), "2024-03-05")
@@ -131,10 +136,51 @@ final class ReceiptTextTests: XCTestCase {
         "ZURÜCK 15,77", "09:48 02.03.2020",
       ]))
     XCTAssertEqual(receipt.merchant, "ALDI")
+    // "$" before a document code is not a dollar amount, so 12/02/2018 stays day first.
+    let malaysian = ReceiptExtractor(catalog: catalog).extract(
+      rows(["HARDWARE SDN BHD", "DocNo C$00013281 Date 12/02/2018", "TOTAL 270.30"]))
+    XCTAssertNil(malaysian.currency)
+    XCTAssertEqual(malaysian.date, "2018-02-12")
     XCTAssertEqual(receipt.total, "24.23")
     XCTAssertEqual(receipt.fields?["total"]?.line, 5)
     XCTAssertEqual(receipt.currency, "EUR")
     XCTAssertEqual(receipt.date, "2020-03-02")
+  }
+
+  func testMerchantIsTheLegalNameAboveABrandAndALogoReadWithAnAtSign() throws {
+    let extractor = ReceiptExtractor(catalog: try IssuerCatalog.bundled())
+    func merchant(_ lines: [String]) -> String? {
+      extractor.extract(rows(lines + ["TOTAL 9.00"])).merchant
+    }
+    // The host shop under the legal name names a branch, not the merchant.
+    XCTAssertEqual(
+      merchant([
+        "MR. D.I.Y. (KUCHAI) SDN BHD", "CO-REG: 750441-W", "LOT 1851-A, JALAN KPB 6", "(TESCO EXTRA KAJANG)",
+      ]),
+      "MR. D.I.Y. (KUCHAI) SDN BHD")
+    // A registration number in lower case is dropped before the line is judged.
+    XCTAssertEqual(
+      merchant(["99 SPEED MART S/B (519537-x)", "LOT P.7. 2811, JALAN ANGSA"]), "99 SPEED MART S/B")
+    XCTAssertEqual(merchant(["R@SSMANN", "Mein Drogeriemarkt"]), "ROSSMANN")
+    // A thank-you line is not a name; a fuel brand spelt "Total" is not found in a total line.
+    XCTAssertEqual(
+      merchant(["TQ FOR SHOPPING WITH myNEWS.com", "PAGOH REST AND SERVICE AREA", "84600,PAGOH JOHOR"]),
+      "PAGOH REST AND SERVICE AREA")
+    XCTAssertEqual(merchant(["SYARIKAT PERNIAGAAN GIN KEE", "(81109-A)"]), "SYARIKAT PERNIAGAAN GIN KEE")
+  }
+
+  func testMalaysianTotalPhrasesAndCashWithALostSeparator() {
+    let extractor = ReceiptExtractor()
+    XCTAssertEqual(
+      extractor.extract(
+        rows(["Total Amt incl. GST @6 %: 1.00", "Total Amt Payable : 51.00", "Total Qty Tender 4"])
+      ).total, "51.00")
+    XCTAssertEqual(
+      extractor.extract(
+        rows(["Total Iter Otecount: 9.00", "Total Sales Inclusive GST : 4.70"])
+      ).total, "4.70")
+    XCTAssertEqual(
+      extractor.extract(rows(["Grand Total", "Cash RM50 00", "Change RM11.00"])).total, "39.00")
   }
 
   func testWordsOfOneRowAreJoinedAcrossColumns() {
