@@ -14,6 +14,12 @@ struct HEIFItemGraph {
   private(set) var primaryItem: UInt32?
   /// Decoding the key item decodes each of its values first (a value may repeat: a reused tile).
   private(set) var inputs: [UInt32: [UInt32]] = [:]
+  /// Each item's `infe` type; nil for an item declared twice with different types.
+  private(set) var itemTypes: [UInt32: String?] = [:]
+  /// The item types libheif 1.15 makes images of; it asserts (aborting the process) when a derived
+  /// image names any other item as an input.
+  static let imageItemTypes: Set<String> = ["hvc1", "av01", "grid", "iden", "iovl"]
+  private var auxiliaryEdges: [(master: UInt32, auxiliary: UInt32)] = []
 
   init(_ data: UnsafeRawBufferPointer) {
     var reader = BoxReader(data, range: 0..<data.count)
@@ -21,9 +27,13 @@ struct HEIFItemGraph {
       // Every `meta` is read: libheif uses the first, and a union can only refuse more.
       if box.type == "meta", box.payload.count >= 4 { readMeta(data, box.payload.dropFirst(4)) }
     }
+    for edge in auxiliaryEdges where isImage(edge.auxiliary) {
+      inputs[edge.master, default: []].append(edge.auxiliary)
+    }
   }
 
-  /// Why decoding the primary image would never end, or nil when its references are finite.
+  /// Why libheif would never finish decoding the primary image, or would abort the process doing
+  /// it; nil when its references are finite and name images.
   func refusal() -> String? {
     guard let primaryItem else { return nil }
     // How many images decoding each finished item decodes, itself included, tiles counted as
@@ -49,6 +59,9 @@ struct HEIFItemGraph {
       }
       stack[stack.count - 1].nextInput += 1
       let input = itemInputs[top.nextInput]
+      guard isImage(input) else {
+        return "item \(top.item) is derived from item \(input), which is not an image"
+      }
       if onPath.contains(input) {
         return "item \(input) is derived from itself (a reference cycle)"
       }
@@ -68,6 +81,11 @@ struct HEIFItemGraph {
     return nil
   }
 
+  private func isImage(_ item: UInt32) -> Bool {
+    guard let declared = itemTypes[item], let type = declared else { return false }
+    return Self.imageItemTypes.contains(type)
+  }
+
   private mutating func readMeta(_ data: UnsafeRawBufferPointer, _ range: Range<Int>) {
     var reader = BoxReader(data, range: range)
     while let box = reader.next() {
@@ -80,8 +98,32 @@ struct HEIFItemGraph {
         primaryItem = primaryItem ?? item
       case "iref":
         readItemReferences(data, box.payload)
+      case "iinf":
+        readItemInformation(data, box.payload)
       default:
         continue
+      }
+    }
+  }
+
+  private mutating func readItemInformation(_ data: UnsafeRawBufferPointer, _ range: Range<Int>) {
+    var header = FieldReader(data, range: range)
+    guard let version = header.versionAndFlags(), (version == 0 ? header.uint16() : header.uint32()) != nil
+    else { return }
+    var reader = BoxReader(data, range: header.remaining)
+    while let entry = reader.next() {
+      guard entry.type == "infe" else { continue }
+      var fields = FieldReader(data, range: entry.payload)
+      // Versions 0 and 1 carry no item type; libheif gives those items none.
+      guard let entryVersion = fields.versionAndFlags(),
+        let item = entryVersion == 3 ? fields.uint32() : fields.uint16(),
+        fields.uint16() != nil
+      else { continue }
+      let type = entryVersion >= 2 ? fields.uint32().map(fourCharacterCode) ?? "" : ""
+      if let known = itemTypes[item], known != type {
+        itemTypes[item] = .some(nil)
+      } else {
+        itemTypes[item] = type
       }
     }
   }
@@ -103,7 +145,8 @@ struct HEIFItemGraph {
         switch type {
         case "dimg": inputs[from, default: []].append(to)
         // An auxiliary image (alpha, depth) names its master; decoding the master decodes it.
-        case "auxl": inputs[to, default: []].append(from)
+        // libheif attaches only auxiliary images, so that edge is checked when the graph is read.
+        case "auxl": auxiliaryEdges.append((master: to, auxiliary: from))
         default: break
         }
       }

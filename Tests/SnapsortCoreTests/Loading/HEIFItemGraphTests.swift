@@ -32,6 +32,21 @@ final class HEIFItemGraphTests: XCTestCase {
     XCTAssertNil(HEIFItemGraph(largest).refusal())
   }
 
+  func testADerivedImageWhoseInputIsNoImageIsRefused() throws {
+    // FuzzHEIF's third find: libheif 1.15 asserts (SIGABRT) when a derived image names an item it
+    // holds no image for; here a grid's tile is an Exif item.
+    let exifTile = Self.file(primary: 1, references: [("dimg", 1, [2, 3])], types: [3: "Exif"])
+    XCTAssertEqual(HEIFItemGraph(exifTile).refusal(), "item 1 is derived from item 3, which is not an image")
+    let finding = FuzzRegressionTests.regressions.appendingPathComponent(
+      "heif/crash-4eb883eff7d353fa8a34f1c984d28a70a91deb55")
+    XCTAssertNotNil(HEIFItemGraph(try Data(contentsOf: finding)).refusal())
+  }
+
+  func testAnAuxiliaryItemThatIsNoImageIsIgnoredAsLibheifIgnoresIt() {
+    let file = Self.file(primary: 1, references: [("dimg", 1, [2]), ("auxl", 3, [1])], types: [3: "mime"])
+    XCTAssertNil(HEIFItemGraph(file).refusal())
+  }
+
   func testARealHEICPassesAndStillDecodes() throws {
     let data = try ImageEncoder.heic(TestImages.quadrants(width: 64, height: 48))
     let graph = data.withUnsafeBytes { HEIFItemGraph($0) }
@@ -80,13 +95,22 @@ final class HEIFItemGraphTests: XCTestCase {
   // MARK: - Building boxes
 
   private static func file(
-    primary: UInt32, references: [(String, UInt32, [UInt32])], wideItemIDs: Bool = false
-  )
-    -> Data
-  {
+    primary: UInt32, references: [(String, UInt32, [UInt32])], types: [UInt32: String] = [:],
+    wideItemIDs: Bool = false
+  ) -> Data {
     let version: UInt8 = wideItemIDs ? 1 : 0
     func item(_ id: UInt32) -> [UInt8] { wideItemIDs ? bigEndian(id, bytes: 4) : bigEndian(id, bytes: 2) }
     let pitm = box("pitm", [version, 0, 0, 0] + item(primary))
+    // Items with inputs are grids, the rest coded tiles, unless `types` says otherwise.
+    let derived = Set(references.filter { $0.0 == "dimg" }.map(\.1))
+    let items = Set([primary] + references.flatMap { [$0.1] + $0.2 }).sorted()
+    let entries = items.map { id -> [UInt8] in
+      let header: [UInt8] = [wideItemIDs ? 3 : 2, 0, 0, 0] + bigEndian(id, bytes: wideItemIDs ? 4 : 2)
+      let type = types[id] ?? (derived.contains(id) ? "grid" : "hvc1")
+      // protection_index 0, the item type, an empty item name.
+      return box("infe", header + [0, 0] + Array(type.utf8) + [0])
+    }
+    let iinf = box("iinf", [0, 0, 0, 0] + bigEndian(UInt32(items.count), bytes: 2) + entries.flatMap { $0 })
     let iref = box(
       "iref",
       [version, 0, 0, 0]
@@ -94,7 +118,7 @@ final class HEIFItemGraphTests: XCTestCase {
           box(type, item(from) + bigEndian(UInt32(to.count), bytes: 2) + to.flatMap(item))
         })
     let ftyp = box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
-    return Data(ftyp + box("meta", [0, 0, 0, 0] + pitm + iref))
+    return Data(ftyp + box("meta", [0, 0, 0, 0] + pitm + iinf + iref))
   }
 
   private static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
