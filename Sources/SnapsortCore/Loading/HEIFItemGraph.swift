@@ -43,18 +43,16 @@ struct HEIFItemGraph {
     // Depth-first with an explicit stack, so a hostile chain cannot overflow ours either.
     var stack: [(item: UInt32, nextInput: Int, decodes: Int)] = [(primaryItem, 0, 1)]
     onPath.insert(primaryItem)
+    let tooManyDecodes = "its grids would decode more than \(Self.maximumDecodes) images"
     while let top = stack.last {
       let itemInputs = inputs[top.item] ?? []
       guard top.nextInput < itemInputs.count else {
         stack.removeLast()
         onPath.remove(top.item)
         decodes[top.item] = top.decodes
-        if let parent = stack.indices.last {
-          stack[parent].decodes = min(stack[parent].decodes + top.decodes, Self.maximumDecodes + 1)
-          if stack[parent].decodes > Self.maximumDecodes {
-            return "its grids would decode more than \(Self.maximumDecodes) images"
-          }
-        }
+        guard let parent = stack.indices.last else { continue }
+        stack[parent].decodes += top.decodes
+        if stack[parent].decodes > Self.maximumDecodes { return tooManyDecodes }
         continue
       }
       stack[stack.count - 1].nextInput += 1
@@ -66,10 +64,8 @@ struct HEIFItemGraph {
         return "item \(input) is derived from itself (a reference cycle)"
       }
       if let known = decodes[input] {
-        stack[stack.count - 1].decodes = min(top.decodes + known, Self.maximumDecodes + 1)
-        if top.decodes + known > Self.maximumDecodes {
-          return "its grids would decode more than \(Self.maximumDecodes) images"
-        }
+        stack[stack.count - 1].decodes += known
+        if stack[stack.count - 1].decodes > Self.maximumDecodes { return tooManyDecodes }
         continue
       }
       if stack.count >= Self.maximumDerivationDepth {
@@ -93,7 +89,7 @@ struct HEIFItemGraph {
       case "pitm":
         var fields = FieldReader(data, range: box.payload)
         guard let version = fields.versionAndFlags(),
-          let item = version == 0 ? fields.uint16() : fields.uint32()
+          let item = fields.itemID(wide: version != 0)
         else { continue }
         primaryItem = primaryItem ?? item
       case "iref":
@@ -108,7 +104,7 @@ struct HEIFItemGraph {
 
   private mutating func readItemInformation(_ data: UnsafeRawBufferPointer, _ range: Range<Int>) {
     var header = FieldReader(data, range: range)
-    guard let version = header.versionAndFlags(), (version == 0 ? header.uint16() : header.uint32()) != nil
+    guard let version = header.versionAndFlags(), header.itemID(wide: version != 0) != nil
     else { return }
     var reader = BoxReader(data, range: header.remaining)
     while let entry = reader.next() {
@@ -116,7 +112,7 @@ struct HEIFItemGraph {
       var fields = FieldReader(data, range: entry.payload)
       // Versions 0 and 1 carry no item type; libheif gives those items none.
       guard let entryVersion = fields.versionAndFlags(),
-        let item = entryVersion == 3 ? fields.uint32() : fields.uint16(),
+        let item = fields.itemID(wide: entryVersion == 3),
         fields.uint16() != nil
       else { continue }
       let type = entryVersion >= 2 ? fields.uint32().map(fourCharacterCode) ?? "" : ""
@@ -133,15 +129,14 @@ struct HEIFItemGraph {
   private mutating func readItemReferences(_ data: UnsafeRawBufferPointer, _ range: Range<Int>) {
     var fields = FieldReader(data, range: range)
     guard let version = fields.versionAndFlags() else { return }
-    let readItem = { (fields: inout FieldReader) in version == 0 ? fields.uint16() : fields.uint32() }
     while !fields.remaining.isEmpty {
       guard let size = fields.uint32(), let typeCode = fields.uint32() else { return }
       if size == 1 { _ = fields.uint64() }
       let type = fourCharacterCode(typeCode)
       if type == "uuid" { _ = (fields.uint64(), fields.uint64()) }
-      guard let from = readItem(&fields), let count = fields.uint16() else { return }
+      guard let from = fields.itemID(wide: version != 0), let count = fields.uint16() else { return }
       for _ in 0..<count {
-        guard let to = readItem(&fields) else { return }
+        guard let to = fields.itemID(wide: version != 0) else { return }
         switch type {
         case "dimg": inputs[from, default: []].append(to)
         // An auxiliary image (alpha, depth) names its master; decoding the master decodes it.
@@ -212,6 +207,8 @@ private struct FieldReader {
   mutating func uint16() -> UInt32? { integer(bytes: 2).map(UInt32.init) }
   mutating func uint32() -> UInt32? { integer(bytes: 4).map(UInt32.init) }
   mutating func uint64() -> UInt64? { integer(bytes: 8) }
+  /// Item IDs and counts are 16 bits in a box's version 0 and 32 bits in later ones.
+  mutating func itemID(wide: Bool) -> UInt32? { wide ? uint32() : uint16() }
 
   private mutating func integer(bytes: Int) -> UInt64? {
     guard offset >= 0, end - offset >= bytes else { return nil }
