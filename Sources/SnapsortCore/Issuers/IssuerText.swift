@@ -62,16 +62,17 @@ public enum IssuerText {
   /// Cyrillic text as an English OCR model reads it: each letter as the Latin glyph it looks
   /// like (`Простор` → `npoctop`, `Нова пошта` → `hosa nowta`, as tesseract `eng` printed them), nil when there is no Cyrillic.
   public static func latinLookalike(_ text: String) -> String? {
-    let map: [Character: String] = [
-      "а": "a", "б": "6", "в": "s", "г": "r", "д": "a", "е": "e", "є": "e", "ж": "x", "з": "3", "и": "u",
-      "і": "i", "ї": "i", "й": "u", "к": "k", "л": "n", "м": "m", "н": "h", "о": "o", "п": "n", "р": "p",
-      "с": "c", "т": "t", "у": "y", "ф": "o", "х": "x", "ц": "u", "ч": "y", "ш": "w", "щ": "w", "ь": "b",
-      "ю": "io", "я": "r", "ґ": "r",
-    ]
     let lower = text.lowercased()
-    guard lower.contains(where: { map[$0] != nil }) else { return nil }
-    return String(lower.flatMap { map[$0] ?? String($0) })
+    guard lower.contains(where: { cyrillicLookalikes[$0] != nil }) else { return nil }
+    return String(lower.flatMap { cyrillicLookalikes[$0] ?? String($0) })
   }
+
+  private static let cyrillicLookalikes: [Character: String] = [
+    "а": "a", "б": "6", "в": "s", "г": "r", "д": "a", "е": "e", "є": "e", "ж": "x", "з": "3", "и": "u",
+    "і": "i", "ї": "i", "й": "u", "к": "k", "л": "n", "м": "m", "н": "h", "о": "o", "п": "n", "р": "p",
+    "с": "c", "т": "t", "у": "y", "ф": "o", "х": "x", "ц": "u", "ч": "y", "ш": "w", "щ": "w", "ь": "b",
+    "ю": "io", "я": "r", "ґ": "r",
+  ]
 
   /// Cyrillic text as tesseract `eng` also reads it when a letter comes out as its other
   /// look-alike (`Епіцентр` → `eniwehtp`, `Нова пошта` → `hoba nouita`, `Ощадбанк` → `oujan6ahk`):
@@ -83,7 +84,7 @@ public enum IssuerText {
     ]
     let lower = text.lowercased()
     guard lower.contains(where: { other[$0] != nil }) else { return nil }
-    return String(lower.flatMap { other[$0] ?? latinLookalike(String($0)) ?? String($0) })
+    return String(lower.flatMap { other[$0] ?? cyrillicLookalikes[$0] ?? String($0) })
   }
 
   /// Sorted, unique trigram codes of a space-free string, padded with boundary marks.

@@ -247,18 +247,9 @@ public struct IssuerTrainer: Sendable {
     }
   }
 
-  /// The lowest threshold whose unknown recall on the calibration examples reaches
+  /// The lowest threshold whose unknown recall on the calibration answers reaches
   /// `targetUnknownRecall` (a lower threshold accepts more known cards); without unknown
   /// examples, the one that maximises the mean of known accuracy and unknown recall.
-  static func calibrate(
-    _ examples: [Example], weights: [Double], nullWeights: [Double], candidates: Int,
-    targetUnknownRecall: Double? = nil
-  ) -> Double {
-    threshold(
-      outcomes(examples, weights: weights, nullWeights: nullWeights, candidates: candidates),
-      targetUnknownRecall: targetUnknownRecall)
-  }
-
   static func threshold(_ outcomes: [Outcome], targetUnknownRecall: Double? = nil) -> Double {
     let knownCount = Double(max(1, outcomes.filter(\.isKnown).count))
     let unknownCount = Double(max(1, outcomes.filter { !$0.isKnown }.count))

@@ -102,7 +102,8 @@ final class IssuerTrainerTests: XCTestCase {
       + (0..<20).map { _ in example(strength: 0, label: nil) }
     var weights = [Double](repeating: 0, count: f)
     weights[0] = 6
-    let t = IssuerTrainer.calibrate(examples, weights: weights, nullWeights: [0, 0, 0, 0, 0], candidates: 2)
+    let t = IssuerTrainer.threshold(
+      IssuerTrainer.outcomes(examples, weights: weights, nullWeights: [0, 0, 0, 0, 0], candidates: 2))
     // p(strong) = e^6 / (e^6 + 2) ≈ 0.995; p(weak) = 1/3.
     XCTAssertGreaterThan(t, 1.0 / 3)
     XCTAssertLessThanOrEqual(t, 0.995)
