@@ -13,11 +13,19 @@ enum HEIFDecoder: ImageDecoder {
   }
 
   static func decode(_ data: UnsafeRawBufferPointer, reduction: Int) throws -> Bitmap {
-    if let refusal = HEIFItemGraph(data).refusal() {
+    let graph = HEIFItemGraph(data)
+    if let refusal = graph.refusal() {
       throw ImageDecodeError("corrupt HEIC: \(refusal), which libheif would follow without end")
     }
     let file = try HEIFFile(data)
     let handle = try file.primaryImage()
+    // The header's size is what the pixel limit checked; libheif would allocate a larger canvas.
+    if let refusal = graph.canvasRefusal(
+      width: Int(heif_image_handle_get_width(handle.pointer)),
+      height: Int(heif_image_handle_get_height(handle.pointer)))
+    {
+      throw ImageDecodeError("corrupt HEIC: \(refusal)")
+    }
     var image: OpaquePointer?
     try HEIFFile.check(
       heif_decode_image(handle.pointer, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil),

@@ -4,7 +4,9 @@
 /// counting the work, so a grid that names itself as its own tile recurses (a thread per tile)
 /// until the process runs out of memory or stack, and grids of grids multiply their tiles. Its
 /// public API does not expose item references, hence this reader, which parses `iref` the way
-/// libheif does. Malformed boxes are otherwise left for libheif to reject.
+/// libheif does. It also reads the output size a grid or overlay declares in its own data (`iloc`,
+/// `idat`): libheif allocates that canvas whatever the item's `ispe` says, and the pixel limit
+/// only sees `ispe`. Malformed boxes are otherwise left for libheif to reject.
 struct HEIFItemGraph {
   /// An identity-derived grid with an alpha grid is four levels; real files never go deeper.
   static let maximumDerivationDepth = 4
@@ -20,6 +22,11 @@ struct HEIFItemGraph {
   /// image names any other item as an input.
   static let imageItemTypes: Set<String> = ["hvc1", "av01", "grid", "iden", "iovl"]
   private var auxiliaryEdges: [(master: UInt32, auxiliary: UInt32)] = []
+  /// The output size each grid (`grid`) and overlay (`iovl`) item declares in its data.
+  private(set) var canvases: [UInt32: (width: Int, height: Int)] = [:]
+  private var locations: [UInt32: ItemLocation] = [:]
+  /// The payload of the first `idat` in `meta`, where items with construction method 1 live.
+  private var itemDataBox: Range<Int>?
 
   init(_ data: UnsafeRawBufferPointer) {
     var reader = BoxReader(data, range: 0..<data.count)
@@ -30,6 +37,34 @@ struct HEIFItemGraph {
     for edge in auxiliaryEdges where isImage(edge.auxiliary) {
       inputs[edge.master, default: []].append(edge.auxiliary)
     }
+    for (item, declared) in itemTypes {
+      guard let type = declared, type == "grid" || type == "iovl" else { continue }
+      let prefix = itemData(item, data, upTo: 18)
+      if let canvas = type == "grid" ? Self.gridCanvas(prefix) : Self.overlayCanvas(prefix) {
+        canvases[item] = canvas
+      }
+    }
+  }
+
+  /// Why decoding the primary image would allocate a canvas larger than the image itself
+  /// (`width` × `height`, the size libheif reports from `ispe` and the pixel limit checked); nil
+  /// when every grid and overlay it decodes fits. Compares pixels and the longer side, so the
+  /// image's rotation does not matter.
+  func canvasRefusal(width: Int, height: Int) -> String? {
+    guard let primaryItem else { return nil }
+    var seen: Set<UInt32> = [primaryItem]
+    var pending = [primaryItem]
+    while let item = pending.popLast() {
+      // The longer side first: within it, the product cannot overflow.
+      if let canvas = canvases[item],
+        max(canvas.width, canvas.height) > max(width, height) || canvas.width * canvas.height > width * height
+      {
+        return "item \(item) declares a \(canvas.width) × \(canvas.height) canvas in its data, larger than "
+          + "the \(width) × \(height) image"
+      }
+      for input in inputs[item] ?? [] where seen.insert(input).inserted { pending.append(input) }
+    }
+    return nil
   }
 
   /// Why libheif would never finish decoding the primary image, or would abort the process doing
@@ -96,6 +131,10 @@ struct HEIFItemGraph {
         readItemReferences(data, box.payload)
       case "iinf":
         readItemInformation(data, box.payload)
+      case "iloc":
+        readItemLocations(data, box.payload)
+      case "idat":
+        itemDataBox = itemDataBox ?? box.payload
       default:
         continue
       }
@@ -146,6 +185,90 @@ struct HEIFItemGraph {
         }
       }
     }
+  }
+}
+
+extension HEIFItemGraph {
+  /// Where an item's bytes are: extents from the file's start (construction method 0) or from the
+  /// start of `idat` (method 1), each after a base offset.
+  private struct ItemLocation {
+    var constructionMethod: UInt32
+    var baseOffset: UInt64
+    var extents: [(offset: UInt64, length: UInt64)]
+  }
+
+  /// As libheif's Box_iloc::parse; the first entry for an item wins, as in its lookup.
+  private mutating func readItemLocations(_ data: UnsafeRawBufferPointer, _ range: Range<Int>) {
+    var fields = FieldReader(data, range: range)
+    guard let version = fields.versionAndFlags(), let sizes = fields.uint16() else { return }
+    let offsetSize = Int(sizes >> 12 & 0xF)
+    let lengthSize = Int(sizes >> 8 & 0xF)
+    let baseOffsetSize = Int(sizes >> 4 & 0xF)
+    let indexSize = version >= 1 ? Int(sizes & 0xF) : 0
+    guard let count = fields.itemID(wide: version >= 2) else { return }
+    for _ in 0..<count {
+      guard let item = fields.itemID(wide: version >= 2) else { return }
+      var location = ItemLocation(constructionMethod: 0, baseOffset: 0, extents: [])
+      if version >= 1 {
+        guard let method = fields.uint16() else { return }
+        location.constructionMethod = method & 0xF
+      }
+      guard fields.uint16() != nil, let base = fields.unsigned(bytes: baseOffsetSize),
+        let extentCount = fields.uint16()
+      else { return }
+      location.baseOffset = base
+      for _ in 0..<extentCount {
+        guard fields.unsigned(bytes: indexSize) != nil, let offset = fields.unsigned(bytes: offsetSize),
+          let length = fields.unsigned(bytes: lengthSize)
+        else { return }
+        location.extents.append((offset, length))
+      }
+      if locations[item] == nil { locations[item] = location }
+    }
+  }
+
+  /// The first `limit` bytes of an item's data (fewer when it is shorter or out of bounds).
+  private func itemData(_ item: UInt32, _ data: UnsafeRawBufferPointer, upTo limit: Int) -> [UInt8] {
+    guard let location = locations[item] else { return [] }
+    let container: Range<Int>
+    switch location.constructionMethod {
+    case 0: container = 0..<data.count
+    case 1:
+      guard let itemDataBox else { return [] }
+      container = itemDataBox
+    default: return []
+    }
+    var bytes: [UInt8] = []
+    for extent in location.extents where bytes.count < limit {
+      let (start, overflow) = location.baseOffset.addingReportingOverflow(extent.offset)
+      guard !overflow, start < UInt64(container.count) else { return bytes }
+      let available = UInt64(container.count) - start
+      // A length of 0 means "to the end" of the file or of `idat`.
+      let length = Int(extent.length == 0 ? available : min(extent.length, available))
+      let from = container.lowerBound + Int(start)
+      bytes += data[from..<(from + min(length, limit - bytes.count))]
+    }
+    return bytes
+  }
+
+  /// ImageGrid::parse: version, flags (bit 0: 32-bit sizes), rows − 1, columns − 1, output size.
+  private static func gridCanvas(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+    guard bytes.count >= 8 else { return nil }
+    let field = bytes[1] & 1 == 1 ? 4 : 2
+    return size(bytes, at: 4, field: field)
+  }
+
+  /// ImageOverlay::parse: version, flags (bit 0: 32-bit sizes), four 16-bit fill channels, output
+  /// size, then the layers' offsets.
+  private static func overlayCanvas(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+    guard bytes.count >= 2 else { return nil }
+    return size(bytes, at: 10, field: bytes[1] & 1 == 1 ? 4 : 2)
+  }
+
+  private static func size(_ bytes: [UInt8], at offset: Int, field: Int) -> (width: Int, height: Int)? {
+    guard bytes.count >= offset + 2 * field else { return nil }
+    func value(_ start: Int) -> Int { bytes[start..<(start + field)].reduce(0) { $0 << 8 | Int($1) } }
+    return (value(offset), value(offset + field))
   }
 }
 
@@ -209,6 +332,8 @@ private struct FieldReader {
   mutating func uint64() -> UInt64? { integer(bytes: 8) }
   /// Item IDs and counts are 16 bits in a box's version 0 and 32 bits in later ones.
   mutating func itemID(wide: Bool) -> UInt32? { wide ? uint32() : uint16() }
+  /// An `iloc` field of 0 to 8 bytes; 0 bytes reads as 0.
+  mutating func unsigned(bytes: Int) -> UInt64? { bytes <= 8 ? integer(bytes: bytes) : nil }
 
   private mutating func integer(bytes: Int) -> UInt64? {
     guard offset >= 0, end - offset >= bytes else { return nil }
