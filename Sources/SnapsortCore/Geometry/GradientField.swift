@@ -27,9 +27,11 @@ struct GradientField {
     var gy = [Float](repeating: 0, count: w * h)
     var magnitude = [Float](repeating: 0, count: w * h)
     var channelOf = [UInt8](repeating: 0, count: w * h)
-    var plane = [Float](repeating: 0, count: w * h)
     var temp = [Float](repeating: 0, count: w * h)
     for channel in 0..<c {
+      // A plane of its own per channel, kept in `channels`: one plane reused across channels was
+      // copied on its next write because the kept array still shared it.
+      var plane = [Float](unsafeUninitializedCapacity: w * h) { _, initialized in initialized = w * h }
       // Separable blur, then Sobel; raw buffers and no clamping inside the rows because this
       // runs on every pixel.
       image.pixels.withUnsafeBufferPointer { src in
@@ -58,8 +60,7 @@ struct GradientField {
           }
         }
       }
-      let blurred = plane
-      blurred.withUnsafeBufferPointer { b in
+      plane.withUnsafeBufferPointer { b in
         gx.withUnsafeMutableBufferPointer { gxp in
           gy.withUnsafeMutableBufferPointer { gyp in
             magnitude.withUnsafeMutableBufferPointer { mp in
@@ -120,7 +121,7 @@ struct GradientField {
           }
         }
       }
-      channels.append(blurred)
+      channels.append(plane)
     }
     // An edge is stronger than most of the image (the 85th percentile) and well above the noise
     // (four times the median); but a dense texture such as a barcode panel filling a seventh of
