@@ -31,14 +31,14 @@ struct GradientField {
     for channel in 0..<c {
       // A plane of its own per channel, kept in `channels`: one plane reused across channels was
       // copied on its next write because the kept array still shared it.
-      var plane = [Float](unsafeUninitializedCapacity: w * h) { _, initialized in initialized = w * h }
-      // Separable blur, then Sobel; raw buffers and no clamping inside the rows because this
-      // runs on every pixel.
-      image.pixels.withUnsafeBufferPointer { src in
-        plane.withUnsafeMutableBufferPointer { p in
+      var plane = image.pixels.withUnsafeBufferPointer { src in
+        [Float](unsafeUninitializedCapacity: w * h) { p, initialized in
           for i in 0..<(w * h) { p[i] = Float(src[i * c + channel]) }
+          initialized = w * h
         }
       }
+      // Separable blur, then Sobel; raw buffers and no clamping inside the rows because this
+      // runs on every pixel.
       // [1 2 1] twice is [1 4 6 4 1]: smooth enough that the step test below sees steps.
       for _ in 0..<2 {
         plane.withUnsafeBufferPointer { p in

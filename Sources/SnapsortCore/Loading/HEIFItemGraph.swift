@@ -37,10 +37,10 @@ struct HEIFItemGraph {
     for edge in auxiliaryEdges where isImage(edge.auxiliary) {
       inputs[edge.master, default: []].append(edge.auxiliary)
     }
-    for (item, declared) in itemTypes {
-      guard let type = declared, type == "grid" || type == "iovl" else { continue }
-      let prefix = itemData(item, data, upTo: 18)
-      if let canvas = type == "grid" ? Self.gridCanvas(prefix) : Self.overlayCanvas(prefix) {
+    for case (let item, let type?) in itemTypes {
+      guard let sizeOffset = Self.canvasSizeOffsets[type] else { continue }
+      // Two sizes of at most 4 bytes each follow the offset.
+      if let canvas = Self.canvas(in: itemData(item, data, upTo: sizeOffset + 8), sizeOffset: sizeOffset) {
         canvases[item] = canvas
       }
     }
@@ -251,24 +251,21 @@ extension HEIFItemGraph {
     return bytes
   }
 
-  /// ImageGrid::parse: version, flags (bit 0: 32-bit sizes), rows − 1, columns − 1, output size.
-  private static func gridCanvas(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
-    guard bytes.count >= 8 else { return nil }
+  /// Where ImageGrid::parse and ImageOverlay::parse read the output size in an item's data: after
+  /// version and flags (bit 0: 32-bit sizes), a grid has rows − 1 and columns − 1, an overlay four
+  /// 16-bit fill channels.
+  private static let canvasSizeOffsets: [String: Int] = ["grid": 4, "iovl": 10]
+
+  private static func canvas(in bytes: [UInt8], sizeOffset: Int) -> (width: Int, height: Int)? {
+    guard bytes.count > sizeOffset else { return nil }
     let field = bytes[1] & 1 == 1 ? 4 : 2
-    return size(bytes, at: 4, field: field)
-  }
-
-  /// ImageOverlay::parse: version, flags (bit 0: 32-bit sizes), four 16-bit fill channels, output
-  /// size, then the layers' offsets.
-  private static func overlayCanvas(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
-    guard bytes.count >= 2 else { return nil }
-    return size(bytes, at: 10, field: bytes[1] & 1 == 1 ? 4 : 2)
-  }
-
-  private static func size(_ bytes: [UInt8], at offset: Int, field: Int) -> (width: Int, height: Int)? {
-    guard bytes.count >= offset + 2 * field else { return nil }
-    func value(_ start: Int) -> Int { bytes[start..<(start + field)].reduce(0) { $0 << 8 | Int($1) } }
-    return (value(offset), value(offset + field))
+    return bytes.withUnsafeBytes { raw in
+      var fields = FieldReader(raw, range: sizeOffset..<raw.count)
+      guard let width = fields.unsigned(bytes: field), let height = fields.unsigned(bytes: field) else {
+        return nil
+      }
+      return (Int(width), Int(height))
+    }
   }
 }
 
