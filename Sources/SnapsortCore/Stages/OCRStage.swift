@@ -27,6 +27,10 @@ public final class OCRStage: Stage {
     public var nameRereads: Int = 2
     /// The issuer catalog whose spellings a suggested name is snapped to; "" for none.
     public var catalog: String = IssuerCatalog.bundledFileName
+    /// Read the plain grey crop too when the flattened one gives fewer than
+    /// `plain_reread_below` letters and digits in confident words, and keep the more legible.
+    public var plainReread: Bool = true
+    public var plainRereadBelow: Int = 12
     public init() {}
   }
 
@@ -52,6 +56,9 @@ public final class OCRStage: Stage {
         throw ConfigError(path: "catalog", failure.message)
       }
     }
+    guard options.plainRereadBelow >= 0 else {
+      throw ConfigError(path: "plain_reread_below", "use 0 or more letters")
+    }
     guard [3, 6, 11].contains(options.pageSegmentation) else {
       throw ConfigError(path: "page_segmentation", "use 3 (auto), 6 (single block) or 11 (sparse text)")
     }
@@ -75,30 +82,24 @@ public final class OCRStage: Stage {
 
   public func process(_ item: PhotoItem) throws {
     guard let image = item.cardCrop ?? item.analysis else { return }
-    let gray = TextContrast.flattened(image.grayscale())
-    // Only a card crop has the card's proportions that `page_height` assumes.
-    let page =
-      item.cardCrop != nil && options.pageHeight > 0 && gray.height > options.pageHeight
-      ? gray.resized(
-        width: max(1, gray.width * options.pageHeight / gray.height), height: options.pageHeight) : gray
+    let plain = image.grayscale()
+    var gray = TextContrast.flattened(plain)
     let start = DispatchTime.now().uptimeNanoseconds
     let deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
-    var result = engine.recognize(
-      page,
-      segmentation: TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation))
-        ?? .sparseText,
-      deadline: deadline)
-    if page.height != gray.height {
-      let sx = Double(gray.width) / Double(page.width), sy = Double(gray.height) / Double(page.height)
-      let unscale = { (item: TesseractEngine.Item) -> TesseractEngine.Item in
-        var item = item
-        item.box = [item.box[0] * sx, item.box[1] * sy, item.box[2] * sx, item.box[3] * sy].map {
-          $0.rounded()
-        }
-        return item
+    var result = read(gray, isCardCrop: item.cardCrop != nil, deadline: deadline)
+    // Flattening blends tile backgrounds across a sharp edge such as a white barcode box on a
+    // coloured card into a dark halo, and tesseract's layout analysis then lost every line of
+    // clean type elsewhere (`Etos`, white on green, read as `mee INA`). The plain grey page reads
+    // those; flattening is kept first because it reads what plain grey cannot (white on orange).
+    if options.plainReread && !result.timedOut
+      && Self.legibleCharacters(result) < options.plainRereadBelow
+    {
+      let elapsed = Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+      let second = read(plain, isCardCrop: item.cardCrop != nil, deadline: deadline - elapsed)
+      if !second.timedOut && Self.legibleCharacters(second) > Self.legibleCharacters(result) {
+        result = second
+        gray = plain
       }
-      result.lines = result.lines.map(unscale)
-      result.words = result.words.map(unscale)
     }
     var card = item.card
     var texts = result.lines.map { PaymentCardNumber.mask($0.text) }
@@ -133,6 +134,42 @@ public final class OCRStage: Stage {
     if result.timedOut {
       item.record.notes =
         (item.record.notes ?? []) + ["ocr timed out after \(deadline) ms; text may be incomplete"]
+    }
+  }
+
+  /// Reads a prepared grey crop as a page, scaled to `page_height` when it is a card crop, with
+  /// boxes in the crop's pixels.
+  private func read(_ gray: Bitmap, isCardCrop: Bool, deadline: Int) -> TesseractEngine.Result {
+    // Only a card crop has the card's proportions that `page_height` assumes.
+    let page =
+      isCardCrop && options.pageHeight > 0 && gray.height > options.pageHeight
+      ? gray.resized(
+        width: max(1, gray.width * options.pageHeight / gray.height), height: options.pageHeight) : gray
+    var result = engine.recognize(
+      page,
+      segmentation: TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation))
+        ?? .sparseText,
+      deadline: deadline)
+    if page.height != gray.height {
+      let sx = Double(gray.width) / Double(page.width), sy = Double(gray.height) / Double(page.height)
+      let unscale = { (item: TesseractEngine.Item) -> TesseractEngine.Item in
+        var item = item
+        item.box = [item.box[0] * sx, item.box[1] * sy, item.box[2] * sx, item.box[3] * sy].map {
+          $0.rounded()
+        }
+        return item
+      }
+      result.lines = result.lines.map(unscale)
+      result.words = result.words.map(unscale)
+    }
+    return result
+  }
+
+  /// Letters and digits in words tesseract is fairly sure of: how much of a reading is text
+  /// rather than specks and bars.
+  static func legibleCharacters(_ result: TesseractEngine.Result) -> Int {
+    result.words.filter { $0.confidence >= 70 }.reduce(0) { total, word in
+      total + word.text.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.count
     }
   }
 

@@ -67,6 +67,24 @@ final class OCRStageTests: XCTestCase {
     XCTAssertEqual(item.record.card?.name?.suggested.map(IssuerText.fold), "muller")
   }
 
+  /// White type on green above a white barcode box, as the warp stage cut it from a rendered
+  /// photo (`render_samples.py --issuers … --seed 104`, etos-01-wood): flattening blends the box
+  /// into a dark halo and the flattened page alone reads no line of it; the plain grey re-read
+  /// finds the name.
+  func testPlainGreyRereadWhenTheFlattenedPageIsIllegible() throws {
+    let url = Self.fixtures.appendingPathComponent("etos-photo-crop.jpg")
+    func suggested(_ options: OCRStage.Options) throws -> String? {
+      let item = PhotoItem(relativePath: "etos-photo-crop.jpg", url: url, outputDirectory: nil)
+      try LoadStage(options: .init(), context: StageContext()).process(item)
+      try OCRStage(options: options, context: StageContext()).process(item)
+      return item.record.card?.name?.suggested.map(IssuerText.fold)
+    }
+    var flattenedOnly = OCRStage.Options()
+    flattenedOnly.plainReread = false
+    XCTAssertNotEqual(try suggested(flattenedOnly), "etos")
+    XCTAssertEqual(try suggested(OCRStage.Options()), "etos")
+  }
+
   func testPaymentNetworkAndLastFourWithTheNumberMasked() throws {
     for name in ["visa-demo", "mastercard-demo", "amex-demo"] {
       let (item, truth) = try read(name)
