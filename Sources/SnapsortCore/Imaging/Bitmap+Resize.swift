@@ -1,18 +1,32 @@
 extension Bitmap {
   /// A copy whose longest side is at most `maxSide`, or self when it already fits.
   public func fitting(maxSide: Int) -> Bitmap {
+    fitting(maxSide: maxSide, recycling: [])
+  }
+
+  /// `fitting(maxSide:)` written into `storage` when a copy is made (see
+  /// `init(width:height:format:recycling:initializingWith:)`).
+  public func fitting(maxSide: Int, recycling storage: consuming [UInt8]) -> Bitmap {
     let longest = Swift.max(width, height)
     guard longest > maxSide, maxSide > 0 else { return self }
     let scale = Double(maxSide) / Double(longest)
     return resized(
       width: Swift.max(1, Int((Double(width) * scale).rounded())),
-      height: Swift.max(1, Int((Double(height) * scale).rounded())))
+      height: Swift.max(1, Int((Double(height) * scale).rounded())), recycling: storage)
   }
 
   /// Resamples to the given size with a separable triangle filter whose support widens when
   /// shrinking, so reductions average every source pixel (no aliasing) and enlargements are
   /// bilinear.
   public func resized(width newWidth: Int, height newHeight: Int) -> Bitmap {
+    resized(width: newWidth, height: newHeight, recycling: [])
+  }
+
+  /// `resized(width:height:)` written into `storage` (see
+  /// `init(width:height:format:recycling:initializingWith:)`).
+  public func resized(width newWidth: Int, height newHeight: Int, recycling storage: consuming [UInt8])
+    -> Bitmap
+  {
     if newWidth == width && newHeight == height { return self }
     let horizontal = ResampleKernel(source: width, destination: newWidth)
     let vertical = ResampleKernel(source: height, destination: newHeight)
@@ -23,7 +37,7 @@ extension Bitmap {
     // time through a single row buffer that stays in cache: a whole intermediate image (29 MB
     // of floats for a 12 MP photo) cost more in page faults and zeroing than the arithmetic.
     var row = [Float](repeating: 0, count: sourceRow)
-    return Bitmap(width: newWidth, height: newHeight, format: format) { out in
+    return Bitmap(width: newWidth, height: newHeight, format: format, recycling: storage) { out in
       pixels.withUnsafeBufferPointer { src in
         row.withUnsafeMutableBufferPointer { mid in
           horizontal.weights.withUnsafeBufferPointer { weights in
@@ -135,6 +149,12 @@ extension Bitmap {
   /// dropped): a fast reduction by a whole factor, for analysis copies where speed matters more
   /// than the exact size.
   public func boxReduced(by factor: Int) -> Bitmap {
+    boxReduced(by: factor, recycling: [])
+  }
+
+  /// `boxReduced(by:)` written into `storage` when a copy is made (see
+  /// `init(width:height:format:recycling:initializingWith:)`).
+  public func boxReduced(by factor: Int, recycling storage: consuming [UInt8]) -> Bitmap {
     guard factor > 1, width >= factor, height >= factor else { return self }
     let newWidth = width / factor, newHeight = height / factor, c = channels
     let area = factor * factor
@@ -145,7 +165,7 @@ extension Bitmap {
     // vectorises), and only then the columns of each block.
     let used = newWidth * factor * c
     var rowSums = [UInt32](repeating: 0, count: used)
-    return Bitmap(width: newWidth, height: newHeight, format: format) { out in
+    return Bitmap(width: newWidth, height: newHeight, format: format, recycling: storage) { out in
       pixels.withUnsafeBufferPointer { src in
         means.withUnsafeBufferPointer { mean in
           rowSums.withUnsafeMutableBufferPointer { sums in
