@@ -28,26 +28,36 @@ public struct CardDetector: Sendable {
   public init() {}
 
   public func detect(in image: Bitmap) -> Result? {
-    // A whole-factor box reduction first (cheap), then the filtered resize on what is left.
-    let factor = max(1, max(image.width, image.height) / searchSide)
-    let small = image.boxReduced(by: factor).fitting(maxSide: searchSide)
+    detect(in: image, workspace: Workspace())
+  }
+
+  /// `detect(in:)` with the buffers of `workspace`, which one worker keeps from photo to photo.
+  func detect(in image: Bitmap, workspace: Workspace) -> Result? {
+    let small = workspace.searchCopy(of: image, maxSide: searchSide)
     guard small.width >= 32, small.height >= 32 else { return nil }
     let scale = Double(image.width) / Double(small.width)
-    let field = GradientField(smoothing: small)
-    let edges = field.edgePixels()
-    guard edges.count > 50 else { return nil }
-    let lines = HoughLines(field: field, edges: edges).strongest(
-      count: 48, minimumVotes: max(16, min(small.width, small.height) / 20), perDirection: 12)
+    let field = workspace.field
+    field.update(smoothing: small)
+    field.edgePixels(into: &workspace.edges)
+    guard workspace.edges.count > 50 else { return nil }
+    let lines = HoughLines(field: field, edges: workspace.edges).strongest(
+      count: 48, minimumVotes: max(16, min(small.width, small.height) / 20), perDirection: 12,
+      accumulator: &workspace.votes)
     guard lines.count >= 4 else { return nil }
     let imageArea = Double(small.width * small.height)
     let pairs = parallelPairs(lines, minimumSeparation: Double(min(small.width, small.height)) * 0.08)
-    var candidates: [(quad: [Point], sides: [HoughLines.Line], score: Double)] = []
+    // Sides as indices into `lines`, in the order a1, b1, a2, b2.
+    var candidates: [(quad: [Point], sides: SIMD4<Int>, score: Double)] = []
     let (w, h) = (Double(small.width), Double(small.height))
     let (mx, my) = (w * 0.04, h * 0.04)
+    // One quad array rewritten for every combination: most fail a test before they are kept,
+    // and a fresh array each time was a good part of this loop's cost.
+    var quad = [Point](repeating: Point(0, 0), count: 4)
     for i in 0..<pairs.count {
       for j in (i + 1)..<pairs.count {
-        let (a1, a2) = (lines[pairs[i].0], lines[pairs[i].1]),
-          (b1, b2) = (lines[pairs[j].0], lines[pairs[j].1])
+        let sides = SIMD4(pairs[i].0, pairs[j].0, pairs[i].1, pairs[j].1)
+        let (a1, b1) = (lines[sides[0]].equation, lines[sides[1]].equation)
+        let (a2, b2) = (lines[sides[2]].equation, lines[sides[3]].equation)
         guard abs(a1.c * b1.c + a1.s * b1.s) < cos(50 * Double.pi / 180) else { continue }
         // Cheap tests on the bare corners first: most line combinations fail one of them.
         guard let p0 = b2.intersection(a1), let p1 = a1.intersection(b1), let p2 = b1.intersection(a2),
@@ -55,14 +65,13 @@ public struct CardDetector: Sendable {
         else { continue }
         func inFrame(_ p: Point) -> Bool { p.x > -mx && p.y > -my && p.x < w + mx && p.y < h + my }
         guard inFrame(p0), inFrame(p1), inFrame(p2), inFrame(p3) else { continue }
-        let quad = [p0, p1, p2, p3]
+        (quad[0], quad[1], quad[2], quad[3]) = (p0, p1, p2, p3)
         let area = Quad.area(quad)
         guard area > imageArea * 0.03, area < imageArea * 1.05, Quad.isConvex(quad) else { continue }
         guard anglesPlausible(quad) else { continue }
         let aspect = aspectScore(quad, width: small.width, height: small.height)
         guard aspect > 0.05 else { continue }
-        let sides = [a1, b1, a2, b2]
-        let support = sideSupport(sides, quad, width: small.width, height: small.height)
+        let support = sideSupport(lines, sides, quad, width: small.width, height: small.height)
         guard support.sides > 0.2 else { continue }
         let fraction = area / imageArea
         let score =
@@ -77,7 +86,7 @@ public struct CardDetector: Sendable {
     var best: (quad: [Point], score: Double)?
     for candidate in candidates.prefix(24) {
       let contrast = field.borderContrast(candidate.quad)
-      let breaks = Self.breaks(candidate.sides, candidate.quad)
+      let breaks = Self.breaks(lines, candidate.sides, candidate.quad)
       let score = candidate.score * (0.7 + 0.3 * contrast) * pow(0.85, Double(breaks))
       if score > (best?.score ?? 0) { best = (candidate.quad, score) }
     }
@@ -120,40 +129,55 @@ public struct CardDetector: Sendable {
   ///
   /// Near the corners the card is rounded, so the ends of each side are left out. One side may
   /// be half covered (a thumb, glare) without penalty; the rest must be well covered.
-  private func sideSupport(_ sides: [HoughLines.Line], _ quad: [Point], width: Int, height: Int) -> (
-    sides: Double, runOn: Double
-  ) {
-    var shares: [Double] = []
+  private func sideSupport(
+    _ lines: [HoughLines.Line], _ sides: SIMD4<Int>, _ quad: [Point], width: Int, height: Int
+  ) -> (sides: Double, runOn: Double) {
+    // Runs for thousands of quads per image: no arrays made here.
+    var shares = SIMD4<Double>()
     var runOn = 0.0
     for k in 0..<4 {
       let line = sides[k]
-      let a = line.position(of: quad[k]), b = line.position(of: quad[(k + 1) % 4])
+      let a = lines[line].position(of: quad[k]), b = lines[line].position(of: quad[(k + 1) % 4])
       let lo = min(a, b), hi = max(a, b), length = hi - lo
-      let inner = line.coverage(from: lo + 0.07 * length, to: hi - 0.07 * length)
-      shares.append(inner.length > 0 ? inner.covered / inner.length : 0)
+      let inner = lines[line].coverage(from: lo + 0.07 * length, to: hi - 0.07 * length)
+      shares[k] = inner.length > 0 ? inner.covered / inner.length : 0
       // Past each corner, a stretch a fifth of the side long, clipped to the image.
       var beyond = 0.0
-      for (from, to) in [(lo - 0.22 * length, lo - 0.04 * length), (hi + 0.04 * length, hi + 0.22 * length)] {
-        guard let clipped = clip(line, from: from, to: to, width: width, height: height) else { continue }
-        let run = line.coverage(from: clipped.0, to: clipped.1)
+      func extend(from: Double, to: Double) {
+        guard let clipped = clip(lines[line], from: from, to: to, width: width, height: height) else {
+          return
+        }
+        let run = lines[line].coverage(from: clipped.0, to: clipped.1)
         if run.length > 3 { beyond = max(beyond, run.covered / (0.18 * length)) }
       }
+      extend(from: lo - 0.22 * length, to: lo - 0.04 * length)
+      extend(from: hi + 0.04 * length, to: hi + 0.22 * length)
       runOn += min(1, beyond) / 4
     }
-    let sorted = shares.sorted()
-    let mean = shares.reduce(0, +) / 4
+    // The two smallest shares, as sorting the four would give them.
+    var smallest = Double.infinity, second = Double.infinity
+    for k in 0..<4 {
+      if shares[k] < smallest {
+        second = smallest
+        smallest = shares[k]
+      } else if shares[k] < second {
+        second = shares[k]
+      }
+    }
+    // Summed from the first, as `reduce(0, +)` over the four did: the same rounding.
+    let mean = (shares[0] + shares[1] + shares[2] + shares[3]) / 4
     // The weakest side may be half hidden; below that, the quad is doubtful.
-    let weakest = min(1, sorted[0] / 0.5)
-    return (mean * weakest.squareRoot() * min(1, sorted[1] / 0.6), runOn)
+    let weakest = min(1, smallest / 0.5)
+    return (mean * weakest.squareRoot() * min(1, second / 0.6), runOn)
   }
 
   /// Gaps in the sides beyond one per side: a thumb or a patch of glare interrupts a card's side
   /// once, while a side pieced together from several things in a row (a card, a code panel and
   /// list rows aligned on one margin in a screenshot) has a gap between each.
-  static func breaks(_ sides: [HoughLines.Line], _ quad: [Point]) -> Int {
+  static func breaks(_ lines: [HoughLines.Line], _ sides: SIMD4<Int>, _ quad: [Point]) -> Int {
     var total = 0
     for k in 0..<4 {
-      let line = sides[k]
+      let line = lines[sides[k]]
       let a = line.position(of: quad[k]), b = line.position(of: quad[(k + 1) % 4])
       let lo = min(a, b), hi = max(a, b), length = hi - lo
       let gaps = line.gaps(
@@ -167,20 +191,19 @@ public struct CardDetector: Sendable {
   private func clip(_ line: HoughLines.Line, from: Double, to: Double, width: Int, height: Int) -> (
     Double, Double
   )? {
-    let c = cos(line.theta), s = sin(line.theta)
+    let c = line.c, s = line.s
     var lo = from, hi = to
     // x(t) = ρc − t s, y(t) = ρs + t c, each kept within [2, size − 3].
-    for (base, slope, limit) in [
-      (line.rho * c, -s, Double(width - 3)), (line.rho * s, c, Double(height - 3)),
-    ] {
-      if abs(slope) < 1e-9 {
-        if base < 2 || base > limit { return nil }
-        continue
-      }
+    func keep(base: Double, slope: Double, limit: Double) -> Bool {
+      if abs(slope) < 1e-9 { return base >= 2 && base <= limit }
       let t1 = (2 - base) / slope, t2 = (limit - base) / slope
       lo = max(lo, min(t1, t2))
       hi = min(hi, max(t1, t2))
+      return true
     }
+    guard keep(base: line.rho * c, slope: -s, limit: Double(width - 3)),
+      keep(base: line.rho * s, slope: c, limit: Double(height - 3))
+    else { return nil }
     return hi > lo ? (lo, hi) : nil
   }
 

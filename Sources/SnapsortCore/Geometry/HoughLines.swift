@@ -2,6 +2,20 @@ import Foundation
 
 /// A Hough transform restricted, per edge pixel, to angles near its gradient direction.
 struct HoughLines {
+  /// `x c + y s = rho`.
+  struct Equation {
+    var c: Double
+    var s: Double
+    var rho: Double
+
+    func intersection(_ other: Equation) -> Point? {
+      let (c1, s1, c2, s2) = (c, s, other.c, other.s)
+      let det = c1 * s2 - s1 * c2
+      guard abs(det) > 1e-6 else { return nil }
+      return Point((rho * s2 - other.rho * s1) / det, (c1 * other.rho - c2 * rho) / det)
+    }
+  }
+
   /// `x cos θ + y sin θ = rho`, with where along it edges really are.
   struct Line {
     var theta: Double
@@ -22,12 +36,11 @@ struct HoughLines {
     /// Position of a point along the line.
     func position(of p: Point) -> Double { -p.x * s + p.y * c }
 
-    func intersection(_ other: Line) -> Point? {
-      let (c1, s1, c2, s2) = (c, s, other.c, other.s)
-      let det = c1 * s2 - s1 * c2
-      guard abs(det) > 1e-6 else { return nil }
-      return Point((rho * s2 - other.rho * s1) / det, (c1 * other.rho - c2 * rho) / det)
-    }
+    /// The line's equation alone, which the candidate quads are built from tens of thousands of
+    /// times per image: a copy of it retains no array.
+    var equation: Equation { Equation(c: c, s: s, rho: rho) }
+
+    func intersection(_ other: Line) -> Point? { equation.intersection(other.equation) }
 
     /// Uncovered stretches at least `minimum` long between positions `a` and `b`.
     func gaps(from a: Double, to b: Double, minimum: Double) -> Int {
@@ -55,15 +68,33 @@ struct HoughLines {
     }
   }
 
-  let field: GradientField
-  let edges: [Int]
+  /// An edge pixel with what the transform and the traces read of it, gathered once.
+  struct Edge {
+    var x: Double
+    var y: Double
+    var gx: Double
+    var gy: Double
+    var magnitude: Double
+  }
+
+  let edges: [Edge]
   let thetaBins = 360
   let rhoOffset: Int
   let rhoBins: Int
 
-  init(field: GradientField, edges: [Int]) {
-    self.field = field
-    self.edges = edges
+  init(field: GradientField, edges indices: [Int]) {
+    let w = field.width
+    edges = field.gx.withUnsafeBufferPointer { gx in
+      field.gy.withUnsafeBufferPointer { gy in
+        field.magnitude.withUnsafeBufferPointer { magnitude in
+          indices.map { i in
+            Edge(
+              x: Double(i % w), y: Double(i / w), gx: Double(gx[i]), gy: Double(gy[i]),
+              magnitude: Double(magnitude[i]))
+          }
+        }
+      }
+    }
     let diagonal = Int((Double(field.width * field.width + field.height * field.height)).squareRoot()) / 2 + 2
     rhoOffset = diagonal
     rhoBins = 2 * diagonal + 1
@@ -72,22 +103,35 @@ struct HoughLines {
   /// Lines by votes, at most `perDirection` of them within any 30° of direction, so a texture
   /// (wood grain, a barcode's bars) cannot crowd out the card's other sides.
   func strongest(count: Int, minimumVotes: Int, perDirection: Int = 8) -> [Line] {
-    var accumulator = [Int32](repeating: 0, count: thetaBins * rhoBins)
+    var accumulator: [Int32] = []
+    return strongest(
+      count: count, minimumVotes: minimumVotes, perDirection: perDirection, accumulator: &accumulator)
+  }
+
+  /// `strongest(count:minimumVotes:perDirection:)` voting into `accumulator`, whose storage is
+  /// reused from image to image (its contents are overwritten).
+  func strongest(count: Int, minimumVotes: Int, perDirection: Int = 8, accumulator: inout [Int32]) -> [Line] {
+    if accumulator.count == thetaBins * rhoBins {
+      accumulator.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+    } else {
+      accumulator = [Int32](repeating: 0, count: thetaBins * rhoBins)
+    }
     let cosines = (0..<thetaBins).map { cos(Double($0) * 2 * .pi / Double(thetaBins)) }
     let sines = (0..<thetaBins).map { sin(Double($0) * 2 * .pi / Double(thetaBins)) }
-    for i in edges {
-      let x = Double(i % field.width), y = Double(i / field.width)
-      // The signed gradient direction (dark → bright) is consistent along a step edge, so θ
-      // runs over the full circle and a near-vertical edge never splits across a wrap.
-      var angle = atan2(Double(field.gy[i]), Double(field.gx[i]))
-      if angle < 0 { angle += 2 * .pi }
-      let center = Int((angle / (2 * .pi) * Double(thetaBins)).rounded()) % thetaBins
-      for d in -3...3 {
-        let t = (center + d + thetaBins) % thetaBins
-        // ρ in bins of 2 px: a long edge whose angle falls between two θ bins drifts across a
-        // couple of pixels of ρ, and its votes should not be split.
-        let rho = Int(((x * cosines[t] + y * sines[t]) / 2).rounded()) + rhoOffset
-        accumulator[t * rhoBins + rho] += 1
+    accumulator.withUnsafeMutableBufferPointer { votes in
+      for edge in edges {
+        // The signed gradient direction (dark → bright) is consistent along a step edge, so θ
+        // runs over the full circle and a near-vertical edge never splits across a wrap.
+        var angle = atan2(edge.gy, edge.gx)
+        if angle < 0 { angle += 2 * .pi }
+        let center = Int((angle / (2 * .pi) * Double(thetaBins)).rounded()) % thetaBins
+        for d in -3...3 {
+          let t = (center + d + thetaBins) % thetaBins
+          // ρ in bins of 2 px: a long edge whose angle falls between two θ bins drifts across a
+          // couple of pixels of ρ, and its votes should not be split.
+          let rho = Int(((edge.x * cosines[t] + edge.y * sines[t]) / 2).rounded()) + rhoOffset
+          votes[t * rhoBins + rho] += 1
+        }
       }
     }
     // One integer per peak, larger for more votes, then for a smaller θ bin, then a smaller ρ
@@ -95,10 +139,12 @@ struct HoughLines {
     // order.
     let field20 = 0xFFFFF
     var keys: [Int] = []
-    for t in 0..<thetaBins {
-      for r in 0..<rhoBins {
-        let v = accumulator[t * rhoBins + r]
-        if v >= Int32(minimumVotes) { keys.append(Int(v) << 40 | (field20 - t) << 20 | (field20 - r)) }
+    accumulator.withUnsafeBufferPointer { votes in
+      for t in 0..<thetaBins {
+        for r in 0..<rhoBins {
+          let v = votes[t * rhoBins + r]
+          if v >= Int32(minimumVotes) { keys.append(Int(v) << 40 | (field20 - t) << 20 | (field20 - r)) }
+        }
       }
     }
     keys.sort(by: >)
@@ -135,11 +181,10 @@ struct HoughLines {
     let offset = rhoOffset * 2 + 2
     var marks = [Bool](repeating: false, count: 2 * offset + 1)
     var sx = 0.0, sy = 0.0, n = 0.0
-    for i in edges {
-      let x = Double(i % field.width), y = Double(i / field.width)
+    for edge in edges {
+      let x = edge.x, y = edge.y
       guard abs(x * c + y * s - rho) < 1.6 else { continue }
-      let g = Double(field.magnitude[i])
-      guard abs(Double(field.gx[i]) * c + Double(field.gy[i]) * s) > 0.93 * g else { continue }
+      guard abs(edge.gx * c + edge.gy * s) > 0.93 * edge.magnitude else { continue }
       sx += x
       sy += y
       n += 1

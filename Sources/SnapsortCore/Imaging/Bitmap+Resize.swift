@@ -1,18 +1,32 @@
 extension Bitmap {
   /// A copy whose longest side is at most `maxSide`, or self when it already fits.
   public func fitting(maxSide: Int) -> Bitmap {
+    fitting(maxSide: maxSide, recycling: [])
+  }
+
+  /// `fitting(maxSide:)` written into `storage` when a copy is made (see
+  /// `init(width:height:format:recycling:initializingWith:)`).
+  public func fitting(maxSide: Int, recycling storage: consuming [UInt8]) -> Bitmap {
     let longest = Swift.max(width, height)
     guard longest > maxSide, maxSide > 0 else { return self }
     let scale = Double(maxSide) / Double(longest)
     return resized(
       width: Swift.max(1, Int((Double(width) * scale).rounded())),
-      height: Swift.max(1, Int((Double(height) * scale).rounded())))
+      height: Swift.max(1, Int((Double(height) * scale).rounded())), recycling: storage)
   }
 
   /// Resamples to the given size with a separable triangle filter whose support widens when
   /// shrinking, so reductions average every source pixel (no aliasing) and enlargements are
   /// bilinear.
   public func resized(width newWidth: Int, height newHeight: Int) -> Bitmap {
+    resized(width: newWidth, height: newHeight, recycling: [])
+  }
+
+  /// `resized(width:height:)` written into `storage` (see
+  /// `init(width:height:format:recycling:initializingWith:)`).
+  public func resized(width newWidth: Int, height newHeight: Int, recycling storage: consuming [UInt8])
+    -> Bitmap
+  {
     if newWidth == width && newHeight == height { return self }
     let horizontal = ResampleKernel(source: width, destination: newWidth)
     let vertical = ResampleKernel(source: height, destination: newHeight)
@@ -22,8 +36,9 @@ extension Bitmap {
     // and the slower horizontal pass then runs only on the output rows. One output row at a
     // time through a single row buffer that stays in cache: a whole intermediate image (29 MB
     // of floats for a 12 MP photo) cost more in page faults and zeroing than the arithmetic.
-    var row = [Float](repeating: 0, count: sourceRow)
-    return Bitmap(width: newWidth, height: newHeight, format: format) { out in
+    // One float of padding: a pixel's channels are read four at a time.
+    var row = [Float](repeating: 0, count: sourceRow + 1)
+    return Bitmap(width: newWidth, height: newHeight, format: format, recycling: storage) { out in
       pixels.withUnsafeBufferPointer { src in
         row.withUnsafeMutableBufferPointer { mid in
           horizontal.weights.withUnsafeBufferPointer { weights in
@@ -45,17 +60,19 @@ extension Bitmap {
                     let count = offsets[x + 1] - first
                     var p = rowIn + starts[x] * c
                     if c == 3 {
-                      var r: Float = 0, g: Float = 0, b: Float = 0
+                      // R, G and B in the lanes of one vector (the fourth lane reads the next
+                      // pixel, or the row's padding, and is dropped): the same sums per channel.
+                      var sum = SIMD4<Float>()
                       for w in 0..<count {
-                        let weight = weights[first + w]
-                        r += weight * p[0]
-                        g += weight * p[1]
-                        b += weight * p[2]
+                        sum +=
+                          SIMD4(repeating: weights[first + w])
+                          * UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
                         p += 3
                       }
-                      rowOut[3 * x] = Self.clampToByte(r)
-                      rowOut[3 * x + 1] = Self.clampToByte(g)
-                      rowOut[3 * x + 2] = Self.clampToByte(b)
+                      // Lane by lane: SIMD clamping and conversion are generic code, far slower.
+                      rowOut[3 * x] = Self.clampToByte(sum[0])
+                      rowOut[3 * x + 1] = Self.clampToByte(sum[1])
+                      rowOut[3 * x + 2] = Self.clampToByte(sum[2])
                     } else {
                       var sum: Float = 0
                       for w in 0..<count {
@@ -135,6 +152,12 @@ extension Bitmap {
   /// dropped): a fast reduction by a whole factor, for analysis copies where speed matters more
   /// than the exact size.
   public func boxReduced(by factor: Int) -> Bitmap {
+    boxReduced(by: factor, recycling: [])
+  }
+
+  /// `boxReduced(by:)` written into `storage` when a copy is made (see
+  /// `init(width:height:format:recycling:initializingWith:)`).
+  public func boxReduced(by factor: Int, recycling storage: consuming [UInt8]) -> Bitmap {
     guard factor > 1, width >= factor, height >= factor else { return self }
     let newWidth = width / factor, newHeight = height / factor, c = channels
     let area = factor * factor
@@ -145,7 +168,7 @@ extension Bitmap {
     // vectorises), and only then the columns of each block.
     let used = newWidth * factor * c
     var rowSums = [UInt32](repeating: 0, count: used)
-    return Bitmap(width: newWidth, height: newHeight, format: format) { out in
+    return Bitmap(width: newWidth, height: newHeight, format: format, recycling: storage) { out in
       pixels.withUnsafeBufferPointer { src in
         means.withUnsafeBufferPointer { mean in
           rowSums.withUnsafeMutableBufferPointer { sums in
@@ -158,21 +181,50 @@ extension Bitmap {
                 for i in 0..<used { acc[i] &+= UInt32(next[i]) }
               }
               let target = out.baseAddress! + y * newWidth * c
-              for x in 0..<newWidth {
-                for k in 0..<c {
-                  var total = 0
-                  var s = acc + x * factor * c + k
-                  for _ in 0..<factor {
-                    total &+= Int(s.pointee)
-                    s += c
+              // The channel loop and the halving case written out: the general loops cost most
+              // of this function's time.
+              if c == 3 && factor == 2 {
+                Self.sumColumns(acc, into: target, count: newWidth, factor: 2, mean: mean)
+              } else if c == 3 {
+                Self.sumColumns(acc, into: target, count: newWidth, factor: factor, mean: mean)
+              } else {
+                for x in 0..<newWidth {
+                  for k in 0..<c {
+                    var total = 0
+                    var s = acc + x * factor * c + k
+                    for _ in 0..<factor {
+                      total &+= Int(s.pointee)
+                      s += c
+                    }
+                    target[x * c + k] = mean[total]
                   }
-                  target[x * c + k] = mean[total]
                 }
               }
             }
           }
         }
       }
+    }
+  }
+
+  /// The block means of one row of RGB blocks, from their columns' sums.
+  @inline(__always)
+  private static func sumColumns(
+    _ sums: UnsafeMutablePointer<UInt32>, into target: UnsafeMutablePointer<UInt8>, count: Int, factor: Int,
+    mean: UnsafeBufferPointer<UInt8>
+  ) {
+    for x in 0..<count {
+      var s = sums + x * factor * 3
+      var r = 0, g = 0, b = 0
+      for _ in 0..<factor {
+        r &+= Int(s[0])
+        g &+= Int(s[1])
+        b &+= Int(s[2])
+        s += 3
+      }
+      target[3 * x] = mean[r]
+      target[3 * x + 1] = mean[g]
+      target[3 * x + 2] = mean[b]
     }
   }
 }

@@ -45,6 +45,26 @@ public struct Bitmap: Sendable, Equatable {
     self.init(width: width, height: height, format: format, pixels: pixels)
   }
 
+  /// Builds a bitmap in `storage` (reused when it is the only reference to its buffer and large
+  /// enough; its contents are overwritten) by letting `body` fill it.
+  ///
+  /// For a worker that makes a bitmap of the same size for every photo: a fresh buffer of a
+  /// megabyte is a mapping of its own whose pages fault in again each time.
+  public init(
+    width: Int, height: Int, format: Format, recycling storage: consuming [UInt8],
+    initializingWith body: (UnsafeMutableBufferPointer<UInt8>) throws -> Void
+  ) rethrows {
+    let count = width * height * format.rawValue
+    var pixels = storage
+    if pixels.count > count {
+      pixels.removeLast(pixels.count - count)
+    } else if pixels.count < count {
+      pixels.append(contentsOf: repeatElement(0, count: count - pixels.count))
+    }
+    try pixels.withUnsafeMutableBufferPointer { try body($0) }
+    self.init(width: width, height: height, format: format, pixels: pixels)
+  }
+
   /// Luma (BT.601 weights, integer arithmetic), or self when already grey.
   public func grayscale() -> Bitmap {
     if format == .gray { return self }

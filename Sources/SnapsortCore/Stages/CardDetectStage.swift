@@ -26,6 +26,8 @@ public final class CardDetectStage: Stage {
 
   private let options: Options
   private let detector: CardDetector
+  /// This worker's detection buffers, reused from photo to photo (a stage belongs to one worker).
+  private let workspace = CardDetector.Workspace()
 
   public init(options: Options, context: StageContext) throws {
     self.options = options
@@ -43,7 +45,7 @@ public final class CardDetectStage: Stage {
     var detected: (quad: [Point], confidence: Double)?
     if let full = item.full, let flat = FlatCardFinder().find(in: full) {
       detected = (flat.quad, flat.confidence)
-    } else if let result = detector.detect(in: analysis) {
+    } else if let result = detector.detect(in: analysis, workspace: workspace) {
       detected = (
         result.quad.map { Point($0.x * item.analysisScale, $0.y * item.analysisScale) }, result.confidence
       )

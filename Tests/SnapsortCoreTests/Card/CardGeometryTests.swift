@@ -51,6 +51,28 @@ final class CardGeometryTests: XCTestCase {
     }
   }
 
+  /// A worker's workspace keeps its buffers from photo to photo; nothing of one photo may leak
+  /// into the next, whatever their sizes and channels.
+  func testAReusedWorkspaceFindsWhatAFreshDetectionFinds() throws {
+    let detector = CardDetector()
+    let workspace = CardDetector.Workspace()
+    let (first, _) = scene(rotation: 12, tilt: 0.1)
+    let (second, _) = scene(rotation: -25, tilt: 0.12)
+    // Sizes that take the box reduction (1400 px: factor 2) and that skip it, grey and colour,
+    // and the first photo again after the others.
+    let photos = [
+      first.resized(width: 1400, height: 1050), second, second.grayscale(), first.fitting(maxSide: 700),
+      first.resized(width: 1400, height: 1050),
+    ]
+    for (index, photo) in photos.enumerated() {
+      let fresh = try XCTUnwrap(detector.detect(in: photo), "photo \(index)")
+      let reused = try XCTUnwrap(detector.detect(in: photo, workspace: workspace), "photo \(index)")
+      XCTAssertEqual(reused.quad, fresh.quad, "photo \(index)")
+      XCTAssertEqual(reused.confidence, fresh.confidence, "photo \(index)")
+      XCTAssertEqual(reused.candidates, fresh.candidates, "photo \(index)")
+    }
+  }
+
   func testWarpRoundTripsAKnownQuad() throws {
     let (image, truth) = scene(rotation: 0, tilt: 0)
     let crop = try XCTUnwrap(image.warped(quad: truth, width: 506, height: 319))
