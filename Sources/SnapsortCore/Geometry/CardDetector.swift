@@ -83,14 +83,26 @@ public struct CardDetector: Sendable {
     let evaluated = candidates.count
     // Contrast across the border is dearer to measure: only for the front runners.
     candidates.sort { $0.score > $1.score }
-    var best: (quad: [Point], score: Double)?
+    var finalists: [(quad: [Point], score: Double)] = []
     for candidate in candidates.prefix(24) {
       let contrast = field.borderContrast(candidate.quad)
       let breaks = Self.breaks(lines, candidate.sides, candidate.quad)
-      let score = candidate.score * (0.7 + 0.3 * contrast) * pow(0.85, Double(breaks))
-      if score > (best?.score ?? 0) { best = (candidate.quad, score) }
+      let score =
+        candidate.score * (0.7 + 0.3 * contrast) * pow(0.85, Double(breaks))
+        * Self.centrality(candidate.quad, width: w, height: h)
+      finalists.append((candidate.quad, score))
     }
-    guard let best, best.score >= minimumScore * 0.5 else { return nil }
+    guard var best = finalists.max(by: { $0.score < $1.score }), best.score >= minimumScore * 0.5 else {
+      return nil
+    }
+    // A card's code panel or a label on it is a rectangle of its own, sometimes with cleaner
+    // edges than the card (a white panel on a black card under a steep tilt): a nearly as good
+    // quad around the winner is the card holding it.
+    if let holder = finalists.filter({ Self.holds($0.quad, best.quad) && $0.score >= 0.75 * best.score })
+      .max(by: { $0.score < $1.score })
+    {
+      best = holder
+    }
     let scaled = best.quad.map { Point(($0.x + 0.5) * scale - 0.5, ($0.y + 0.5) * scale - 0.5) }
     let refined = EdgeRefiner(image: image).refine(scaled) ?? scaled
     return Result(
@@ -98,6 +110,21 @@ public struct CardDetector: Sendable {
   }
 
   // MARK: - Candidate geometry
+
+  /// A mild prior for the card near the middle of the frame, where people hold what they
+  /// photograph: 1 at the centre, 0.85 with the quad's centre at a corner of the image. It
+  /// settles near ties, such as a business card at the edge against the card itself.
+  static func centrality(_ quad: [Point], width: Double, height: Double) -> Double {
+    let cx = (quad[0].x + quad[1].x + quad[2].x + quad[3].x) / 4 - width / 2
+    let cy = (quad[0].y + quad[1].y + quad[2].y + quad[3].y) / 4 - height / 2
+    let offset = min(1, ((cx * cx + cy * cy) / (width * width / 4 + height * height / 4)).squareRoot())
+    return 1 - 0.15 * offset
+  }
+
+  /// `outer` surrounds `inner` entirely and is at least twice its area.
+  static func holds(_ outer: [Point], _ inner: [Point]) -> Bool {
+    Quad.area(outer) >= 2 * Quad.area(inner) && inner.allSatisfy { Quad.contains(outer, $0) }
+  }
 
   /// Indices of roughly parallel lines far enough apart to be opposite sides.
   private func parallelPairs(_ lines: [HoughLines.Line], minimumSeparation: Double) -> [(Int, Int)] {

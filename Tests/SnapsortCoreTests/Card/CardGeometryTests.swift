@@ -51,6 +51,26 @@ final class CardGeometryTests: XCTestCase {
     }
   }
 
+  /// The ranking's priors: a quad near the middle beats the same quad at the edge by at most
+  /// 15 %, and a card holds its code panel but not a rectangle beside it or one nearly its size.
+  func testCentralityAndHoldingPriors() {
+    func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> [Point] {
+      [Point(x, y), Point(x + w, y), Point(x + w, y + h), Point(x, y + h)]
+    }
+    XCTAssertEqual(
+      CardDetector.centrality(box(270, 190, 100, 100), width: 640, height: 480), 1, accuracy: 1e-9)
+    XCTAssertEqual(
+      CardDetector.centrality(box(-50, -50, 100, 100), width: 640, height: 480), 0.85, accuracy: 1e-9)
+    let edge = CardDetector.centrality(box(500, 350, 100, 60), width: 640, height: 480)
+    XCTAssertTrue(edge > 0.85 && edge < 0.95, "\(edge)")
+
+    let card = box(100, 100, 400, 252)
+    XCTAssertTrue(CardDetector.holds(card, box(250, 220, 200, 100)))
+    XCTAssertFalse(CardDetector.holds(box(250, 220, 200, 100), card))
+    XCTAssertFalse(CardDetector.holds(card, box(450, 220, 200, 100)), "partly outside")
+    XCTAssertFalse(CardDetector.holds(card, box(110, 110, 380, 230)), "less than twice the area")
+  }
+
   /// A worker's workspace keeps its buffers from photo to photo; nothing of one photo may leak
   /// into the next, whatever their sizes and channels.
   func testAReusedWorkspaceFindsWhatAFreshDetectionFinds() throws {
