@@ -22,8 +22,8 @@ public struct PreparedIssuer: Sendable {
       phrases.append(phrase)
     }
     self.phrases = phrases
-    if let program = issuer.program.map(IssuerPhrase.init), !program.text.isEmpty,
-      !seen.contains(program.text)
+    if let program = issuer.program.map({ IssuerPhrase(IssuerText.withoutCardVocabulary($0)) }),
+      !program.text.isEmpty, !seen.contains(program.text)
     {
       self.program = program
     } else {

@@ -41,6 +41,19 @@ public enum IssuerText {
     fold(text).split(separator: " ").map(String.init)
   }
 
+  /// The programme name without the words any loyalty card prints (`Club`, `Rewards`, `Karta`,
+  /// `Member`, …): matched whole, `Advantage Card` scored on every card that says `Bonus card`,
+  /// and the trained weight of the programme feature had turned negative.
+  public static func withoutCardVocabulary(_ text: String) -> String {
+    tokens(text).filter { !cardVocabulary.contains($0) }.joined(separator: " ")
+  }
+
+  static let cardVocabulary: Set<String> = [
+    "card", "cards", "carte", "carta", "karta", "karte", "kaart", "kort", "tarjeta", "club", "klub",
+    "member", "members", "membership", "mitgliedschaft", "rewards", "reward", "bonus", "loyalty",
+    "points", "plus", "premium", "my",
+  ]
+
   /// A word with OCR look-alikes unified, so `C0STA` and `Costa`, `Bl1` and `BII` compare equal.
   /// Words made of digits only are left alone (card numbers are not names).
   public static func skeleton(_ word: String) -> String {

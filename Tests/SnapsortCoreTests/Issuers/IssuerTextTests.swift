@@ -10,6 +10,13 @@ final class IssuerTextTests: XCTestCase {
     XCTAssertEqual(IssuerText.fold("Müller-Straße"), "muller strasse")
   }
 
+  func testProgrammeNamesLoseTheWordsEveryCardPrints() {
+    XCTAssertEqual(IssuerText.withoutCardVocabulary("Advantage Card"), "advantage")
+    XCTAssertEqual(IssuerText.withoutCardVocabulary("Moja Biedronka Karta"), "moja biedronka")
+    XCTAssertEqual(IssuerText.withoutCardVocabulary("Club Member Rewards"), "")
+    XCTAssertEqual(IssuerText.withoutCardVocabulary("PAYBACK"), "payback")
+  }
+
   func testSkeletonUnifiesLookAlikesButKeepsNumbers() {
     XCTAssertEqual(IssuerText.skeleton("c0sta"), IssuerText.skeleton("costa"))
     XCTAssertEqual(IssuerText.skeleton("bi1la"), IssuerText.skeleton("bilia"))
