@@ -109,19 +109,34 @@ public struct IssuerTrainer: Sendable {
     let photoCards = cards.indices.filter { !cards[$0].source.hasPrefix(SyntheticCards.sourcePrefix) }
     let calibrationCards = photoCards.isEmpty ? Array(cards.indices) : photoCards
 
-    var outcomes: [Outcome] = []
-    if folds > 1 {
-      for fold in 0..<folds {
-        let fit = cards.indices.filter { foldOfCard[$0] != fold }.flatMap { examplesOfCard[$0] }
-        let held = calibrationCards.filter { foldOfCard[$0] == fold }.flatMap { examplesOfCard[$0] }
-        guard !fit.isEmpty, !held.isEmpty else { continue }
-        let (weights, nullWeights) = optimise(fit, candidates: prepared.count, workers: workers)
-        outcomes += Self.outcomes(
-          held, weights: weights, nullWeights: nullWeights, candidates: prepared.count)
-      }
-    }
+    // The fold fits and the final fit are independent: they run side by side. Inside one fit the
+    // gradient is split into fixed chunks across threads too, but each step is a few milliseconds,
+    // too short for two cores to share well.
     let all = examplesOfCard.flatMap { $0 }
-    let (weights, nullWeights) = optimise(all, candidates: prepared.count, workers: workers)
+    let (cardExamples, cardFolds) = (examplesOfCard, foldOfCard)
+    let foldCount = folds > 1 ? folds : 0
+    let fits = Slots<(weights: [Double], nullWeights: [Double], outcomes: [Outcome])>(count: foldCount + 1)
+    DispatchQueue.concurrentPerform(iterations: foldCount + 1) { task in
+      if task == foldCount {
+        let (weights, nullWeights) = optimise(all, candidates: prepared.count, workers: workers)
+        fits.set(task, (weights, nullWeights, []))
+        return
+      }
+      let fit = cards.indices.filter { cardFolds[$0] != task }.flatMap { cardExamples[$0] }
+      let held = calibrationCards.filter { cardFolds[$0] == task }.flatMap { cardExamples[$0] }
+      guard !fit.isEmpty, !held.isEmpty else { return }
+      let (weights, nullWeights) = optimise(fit, candidates: prepared.count, workers: workers)
+      fits.set(
+        task,
+        (
+          weights, nullWeights,
+          Self.outcomes(held, weights: weights, nullWeights: nullWeights, candidates: prepared.count)
+        ))
+    }
+    let results = fits.values
+    var outcomes = results.prefix(foldCount).flatMap { $0?.outcomes ?? [] }
+    guard let final = results[foldCount] else { preconditionFailure("the final fit always runs") }
+    let (weights, nullWeights) = (final.weights, final.nullWeights)
     if outcomes.isEmpty {
       // One card, or one fold: nothing was held out, so calibrate on what the model was fitted on.
       outcomes = Self.outcomes(
@@ -301,6 +316,17 @@ final class UnsafeRowStore: @unchecked Sendable {
     lock.unlock()
   }
   var values: [[[Double]]] { lock.withLock { rows } }
+}
+
+/// Values written by concurrent tasks, each to its own slot.
+final class Slots<Value>: @unchecked Sendable {
+  // Confinement: each slot is written once by its own task, under the lock, and read after
+  // `concurrentPerform` has returned.
+  private var slots: [Value?]
+  private let lock = NSLock()
+  init(count: Int) { slots = Array(repeating: nil, count: count) }
+  func set(_ index: Int, _ value: Value) { lock.withLock { slots[index] = value } }
+  var values: [Value?] { lock.withLock { slots } }
 }
 
 /// Per-worker partial gradients, summed after the workers finish.
