@@ -173,7 +173,15 @@ public struct ReceiptExtractor: Sendable {
     // The shop's address block: a name printed just above it is the shop's, and a company
     // named below it is an operator or a host, not the shop (a slogan or an advert above the
     // name, "MYNEWS RETAIL SB" under a service area's address).
-    let address = lines.prefix(16).first(where: { Self.looksLikeAddress($0.folded) })?.index
+    // OCR of a logo or an advert can look like an address too ("rd 7"): the block is the first
+    // address line under a name, else the first address line.
+    let addresses = lines.prefix(16).filter { Self.looksLikeAddress($0.folded) }.map(\.index)
+    func nameAbove(_ address: Int) -> Line? {
+      lines[max(0, address - 2)..<address].last(where: {
+        Self.readsLikeName($0, minimumConfidence: 35) && !Self.isRegistration($0.text)
+      })
+    }
+    let address = addresses.first(where: { nameAbove($0) != nil }) ?? addresses.first
     var candidates: [(line: Line, company: Bool)] = []
     // A line naming a company form is taken read less confidently: the form itself is evidence.
     for line in header
@@ -184,11 +192,7 @@ public struct ReceiptExtractor: Sendable {
     }
     // The nearest name above the address, read less confidently than the header's first lines
     // may be (a name under a large logo or an advert), when no company form settles it.
-    let aboveAddress = address.flatMap { address in
-      lines[max(0, address - 2)..<address].last(where: {
-        Self.readsLikeName($0, minimumConfidence: 35) && !Self.isRegistration($0.text)
-      })
-    }
+    let aboveAddress = address.flatMap(nameAbove)
     // A brand further down (a footer "Aldi GmbH & Co. KG", a web address) still names the shop.
     if candidates.isEmpty || !candidates.prefix(5).contains(where: \.company) {
       // Only where the line names a company or a web address: "Netto" in a VAT table is a word.
@@ -237,9 +241,9 @@ public struct ReceiptExtractor: Sendable {
     let visible = text.filter { !$0.isWhitespace }.count
     guard letters >= 3, Double(letters) >= 0.6 * Double(max(1, visible)), line.confidence >= minimumConfidence
     else { return false }
-    // A currency heading its column ("EUR") is not a name either.
+    // A currency heading its column ("EUR") or a line with a price is not a name either.
     return !ReceiptKeywords.containsAny(line.folded, notNames) && !looksLikeAddress(line.folded)
-      && !currencyCodes.contains(text.uppercased())
+      && !currencyCodes.contains(text.uppercased()) && line.amounts.isEmpty
   }
 
   /// A company registration number on its own line: "(162761-M)", "CO-REG: 750441-W".
@@ -252,11 +256,13 @@ public struct ReceiptExtractor: Sendable {
   static func namesCompany(_ folded: String) -> Bool {
     if ReceiptKeywords.containsAny(folded, companyForms) { return true }
     return folded.split(separator: " ").contains { token in
-      token.count >= 7
-        && companyForms.contains { form in
-          form.count >= 7 && !form.contains(" ") && editDistance(String(token), form) == 1
-        }
+      token.count >= 7 && longCompanyForms.contains { editDistance(String(token), $0) == 1 }
     }
+  }
+
+  /// One-word company forms long enough to be recognised one letter off, folded like lines are.
+  static let longCompanyForms = companyForms.filter { !$0.contains(" ") && $0.count >= 7 }.map {
+    ReceiptKeywords.fold($0).trimmingCharacters(in: .whitespaces)
   }
 
   static let companyForms = [
@@ -296,12 +302,18 @@ public struct ReceiptExtractor: Sendable {
     // German streets are compounds ("Hauptstr."), and OCR reads "ß" as "B" or "f" ("StraBe").
     if hasDigit,
       folded.split(separator: " ").contains(where: { token in streetSuffixes.contains { token.hasSuffix($0) }
-        })
+      })
     {
       return true
     }
     // A postcode and a town: "33100 Paderborn", "53200 KUALA LUMPUR".
     let tokens = folded.split(separator: " ")
+    // A street and its house number, however OCR spelt the street ("Cetmolder Stir. 4").
+    if (2...4).contains(tokens.count), let last = tokens.last, (1...3).contains(last.count),
+      last.allSatisfy(\.isNumber), tokens.dropLast().allSatisfy({ $0.allSatisfy(\.isLetter) })
+    {
+      return true
+    }
     if let first = tokens.first, first.count >= 4, first.allSatisfy(\.isNumber), tokens.count <= 4 {
       return true
     }

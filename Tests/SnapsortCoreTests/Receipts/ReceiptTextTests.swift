@@ -248,6 +248,13 @@ final class ReceiptTextTests: XCTestCase {
         "www. leh. honestly. de",
         "Marktkauf Lehr", "Detmolder Str. 4", "33102 Paderborn",
       ]), "Marktkauf Lehr")
+    // Logo noise that reads like an address ("rd 7") does not hide the address under the name;
+    // a street misread is still a street when its house number follows.
+    XCTAssertEqual(
+      merchant([
+        "IN ad OrWonrg rd 7 l vie", "GLUCKLICH?", "URL in ine Smartphone", "eintippen oder QR-Cade",
+        "scannen Wid Feedback geben.", "Marktkauf Lehr", "Cetmolder Stir. 4", "33102 Paderborn",
+      ]), "Marktkauf Lehr")
     // A name and its branch above the address: the first line is the name.
     XCTAssertEqual(
       merchant(["JIN SENG PASAR MINI", "Mid Valley Megamall", "LOT 12, JALAN KERINCHI", "59200 KUALA LUMPUR"]
@@ -257,7 +264,7 @@ final class ReceiptTextTests: XCTestCase {
     XCTAssertNil(merchant(["Warburger StraBe 130", "33100 Paderborn", "EUR"]))
     // A company form misread by one letter still marks the legal name.
     XCTAssertEqual(
-      merchant(["PETRODELI ENIERPRISE", "Site Be", "LOT 485 TMN LEMBAH KERAMAT", "JLN ULU KELANG"]),
+      merchant(["tan woon yann", "PETRODELI ENIERPRISE", "LOT 485 TMN LEMBAH KERAMAT", "JLN ULU KELANG"]),
       "PETRODELI ENIERPRISE")
     // A company below the address operates the shop named above it.
     XCTAssertEqual(
@@ -272,6 +279,25 @@ final class ReceiptTextTests: XCTestCase {
     XCTAssertEqual(
       merchant(["GARDENIA BAKERIES SDN BHD (139386", "Lot 3, Jalan Pelabur 23/1"]),
       "GARDENIA BAKERIES SDN BHD")
+  }
+
+  func testRowHeightIsTheMedianInkBandAndNeedsFiveBands() {
+    // Rows of 20 inked pixel rows 30 apart, one taller band (a logo) and specks of one row.
+    var ink = [Int](repeating: 0, count: 400)
+    for start in stride(from: 10, to: 190, by: 30) { for y in start..<(start + 20) { ink[y] = 50 } }
+    for y in 200..<260 { ink[y] = 50 }
+    ink[300] = 50
+    XCTAssertEqual(ReceiptImaging.rowHeight(rowInk: ink, width: 1000), 20)
+    XCTAssertNil(ReceiptImaging.rowHeight(rowInk: Array(ink.prefix(100)), width: 1000))
+  }
+
+  func testASecondReadingIsSkippedOnlyWhenTheKeyFieldsAreThere() {
+    let extractor = ReceiptExtractor()
+    let whole = extractor.extract(rows(["SHOP SDN BHD", "Date: 12/02/2018", "TOTAL RM 9.00"]))
+    XCTAssertTrue(ReceiptStage.hasKeyFields(whole))
+    XCTAssertFalse(ReceiptStage.hasKeyFields(extractor.extract(rows(["SHOP SDN BHD", "TOTAL RM 9.00"]))))
+    XCTAssertFalse(
+      ReceiptStage.hasKeyFields(extractor.extract(rows(["SHOP SDN BHD", "Date: 12/02/2018", "9.00"]))))
   }
 
   func testWordsOfOneRowAreJoinedAcrossColumns() {
