@@ -136,7 +136,10 @@ public struct ReceiptExtractor: Sendable {
   /// a name (mostly letters, not an address, a phone number or a document title), preferring
   /// one with a company form (SDN BHD, LTD, GmbH…).
   func merchant(_ lines: [Line]) -> Found<String>? {
-    let header = Array(lines.prefix(10))
+    // The header ends where the first priced item begins: a VAT table's heading below is no
+    // name. A price in the first two rows is OCR noise, not an item.
+    let firstPrice = lines.first(where: { $0.price != nil })?.index ?? lines.count
+    let header = Array(lines.prefix(firstPrice >= 2 ? min(10, firstPrice) : 10))
     // A legal name printed above a brand is the merchant of record ("MR D.I.Y. SDN BHD" above
     // "(MR DIY TESCO TERBAU)", a shop inside a Tesco): a brand below it names a host or a
     // branch, so brands are looked for down to the first legal name only.
@@ -175,7 +178,8 @@ public struct ReceiptExtractor: Sendable {
     // name, "MYNEWS RETAIL SB" under a service area's address).
     // OCR of a logo or an advert can look like an address too ("rd 7"): the block is the first
     // address line under a name, else the first address line.
-    let addresses = lines.prefix(16).filter { Self.looksLikeAddress($0.folded) }.map(\.index)
+    // Only in the header: a row of numbers further down ("3182 14:38") is no address.
+    let addresses = lines.prefix(min(16, firstPrice)).filter { Self.looksLikeAddress($0.folded) }.map(\.index)
     func nameAbove(_ address: Int) -> Line? {
       lines[max(0, address - 2)..<address].last(where: {
         Self.readsLikeName($0, minimumConfidence: 35) && !Self.isRegistration($0.text)

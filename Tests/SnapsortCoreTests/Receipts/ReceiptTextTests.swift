@@ -224,7 +224,7 @@ final class ReceiptTextTests: XCTestCase {
       ).total, "26.90")
     // Tax included is the total; a total of the tax alone is not.
     XCTAssertEqual(
-      extractor.extract(rows(["SUBTOTAL 13.78", "TOTAL «GST INCL) 13.78", "CASH 20.00"])).total, "13.78")
+      extractor.extract(rows(["SUBTOTAL 13.80", "TOTAL «GST INCL) 13.78", "CASH 20.00"])).total, "13.78")
     XCTAssertEqual(extractor.extract(rows(["TOTAL 10.60", "TOTAL GST 0.60"])).total, "10.60")
     // Cash due rounded to five cents.
     XCTAssertEqual(
@@ -260,6 +260,13 @@ final class ReceiptTextTests: XCTestCase {
       merchant(["JIN SENG PASAR MINI", "Mid Valley Megamall", "LOT 12, JALAN KERINCHI", "59200 KUALA LUMPUR"]
       ),
       "JIN SENG PASAR MINI")
+    // Numbers below the items are no address to find a name above, nor a table heading a name.
+    XCTAssertNil(
+      merchant([
+        "Warburger StraBe 130", "33100 Paderborn", "EUR", "Premium Vodka 4,99 B",
+        "MWST% MWST + Netto = Brutto",
+        "3182 14:38",
+      ]))
     // A street OCR read with "B" for "ß" is an address, and a currency heading is no name.
     XCTAssertNil(merchant(["Warburger StraBe 130", "33100 Paderborn", "EUR"]))
     // A company form misread by one letter still marks the legal name.
