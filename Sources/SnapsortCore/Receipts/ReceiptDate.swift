@@ -9,6 +9,9 @@ public enum ReceiptDate {
     public var iso: String
     /// Whether day and month could be read either way round.
     public var ambiguous: Bool
+    /// Whether the text had to be mended to read as a date: a separator lost ("09- 06 2018",
+    /// "2703/2018") or a letter read for a digit ("OT/0T/17").
+    public var repaired = false
   }
 
   /// Month-name prefixes (folded: lowercase, no diacritics) and their month numbers. Prefixes of
@@ -55,6 +58,17 @@ public enum ReceiptDate {
     #"(?<!\d)(\d{1,2})\.?[\s-]*([A-Za-zÀ-ÿĄ-žА-яЁёІіЇїЄєҐґ]{3,12})\.?[\s,-]*(\d{4}|\d{2})(?!\d)"#)
   private static let namedFirstPattern = TextPattern(
     #"([A-Za-zÀ-ÿĄ-žА-яЁёІіЇїЄєҐґ]{3,12})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?!\d)"#)
+  /// The second separator lost before a four-digit year: "09- 06 2018".
+  private static let lostSeparatorPattern = TextPattern(
+    #"(?<![\d.,])(\d{1,2})\s?([-./])\s?(\d{1,2})\s(20\d{2})(?![\d]|[.,]\d)"#)
+  /// The first separator lost: "2703/2018".
+  private static let joinedDayMonthPattern = TextPattern(#"(?<![\d.,/])(\d{2})(\d{2})([-./])(20\d{2})(?!\d)"#)
+  /// Digits of a slashed date that OCR read as the letters they resemble: "OT/0T/17".
+  private static let lookalikePattern = TextPattern(
+    #"(?<![A-Za-z\d])([\dOoTIlSB]{1,2})(/)([\dOoTIlSB]{1,2})/(\d{4}|\d{2})(?!\d)"#)
+  private static let lookalikeDigits: [Character: Character] = [
+    "O": "0", "o": "0", "T": "7", "I": "1", "l": "1", "S": "5", "B": "8",
+  ]
   private static let timePattern = TextPattern(
     #"(?<![\d.,:])([01]?\d|2[0-3])\s?[:.]\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?!\d|[.,]\d\d)"#)
 
@@ -63,10 +77,30 @@ public enum ReceiptDate {
   /// - Parameter monthFirst: read an ambiguous `NN/NN/YYYY` as month first (US receipts).
   public static func dates(in text: String, monthFirst: Bool = false) -> [Found] {
     var found: [(Int, Found)] = []
-    func add(_ year: Int, _ month: Int, _ day: Int, ambiguous: Bool, at index: String.Index) {
+    func add(
+      _ year: Int, _ month: Int, _ day: Int, ambiguous: Bool, repaired: Bool = false, at index: String.Index
+    ) {
       guard (1990...2099).contains(year), (1...12).contains(month), (1...31).contains(day) else { return }
       let iso = String(format: "%04d-%02d-%02d", year, month, day)
-      found.append((text.distance(from: text.startIndex, to: index), Found(iso: iso, ambiguous: ambiguous)))
+      found.append(
+        (
+          text.distance(from: text.startIndex, to: index),
+          Found(iso: iso, ambiguous: ambiguous, repaired: repaired)
+        ))
+    }
+    /// Two numbers that are a day and a month in one order or the other.
+    func addDayAndMonth(
+      _ a: Int, _ b: Int, year y: Int, separator: Substring?, repaired: Bool, at index: String.Index
+    ) {
+      if a > 12 || b == 0 {
+        add(y, b, a, ambiguous: false, repaired: repaired, at: index)
+      } else if b > 12 {
+        add(y, a, b, ambiguous: false, repaired: repaired, at: index)
+      } else if monthFirst && separator == "/" {
+        add(y, a, b, ambiguous: true, repaired: repaired, at: index)
+      } else {
+        add(y, b, a, ambiguous: a != b, repaired: repaired, at: index)
+      }
     }
     func year(_ text: Substring) -> Int {
       let value = Int(text) ?? 0
@@ -84,16 +118,31 @@ public enum ReceiptDate {
       let lower = text.distance(from: text.startIndex, to: match.range.lowerBound)
       let upper = text.distance(from: text.startIndex, to: match.range.upperBound)
       if amounts.contains(where: { $0.overlaps(lower..<upper) }) { continue }
-      let a = Int(o[1]!)!, b = Int(o[3]!)!, y = year(o[4]!)
-      // A two-digit year after a point is often a price (1.99.50 does not occur, 12.5.24 does).
-      if a > 12 || b == 0 {
-        add(y, b, a, ambiguous: false, at: match.range.lowerBound)
-      } else if b > 12 {
-        add(y, a, b, ambiguous: false, at: match.range.lowerBound)
-      } else if monthFirst && o[2] == "/" {
-        add(y, a, b, ambiguous: true, at: match.range.lowerBound)
-      } else {
-        add(y, b, a, ambiguous: a != b, at: match.range.lowerBound)
+      addDayAndMonth(
+        Int(o[1]!)!, Int(o[3]!)!, year: year(o[4]!), separator: o[2], repaired: false,
+        at: match.range.lowerBound)
+    }
+    if found.isEmpty {
+      // Capture groups of the day (or month), the separator, the month (or day) and the year.
+      let mended: [(TextPattern, first: Int, separator: Int, second: Int)] = [
+        (lostSeparatorPattern, 1, 2, 3), (joinedDayMonthPattern, 1, 3, 2),
+      ]
+      for (pattern, first, separator, second) in mended {
+        for match in pattern.matches(in: text) {
+          let lower = text.distance(from: text.startIndex, to: match.range.lowerBound)
+          let upper = text.distance(from: text.startIndex, to: match.range.upperBound)
+          if amounts.contains(where: { $0.overlaps(lower..<upper) }) { continue }
+          addDayAndMonth(
+            Int(match[first]!)!, Int(match[second]!)!, year: Int(match[4]!)!, separator: match[separator],
+            repaired: true, at: match.range.lowerBound)
+        }
+      }
+      for match in lookalikePattern.matches(in: text) where text[match.range].contains(where: \.isLetter) {
+        let day = String(match[1]!.map { lookalikeDigits[$0] ?? $0 })
+        let month = String(match[3]!.map { lookalikeDigits[$0] ?? $0 })
+        guard let a = Int(day), let b = Int(month) else { continue }
+        addDayAndMonth(
+          a, b, year: year(match[4]!), separator: "/", repaired: true, at: match.range.lowerBound)
       }
     }
     for match in namedPattern.matches(in: text) {

@@ -136,7 +136,10 @@ public struct ReceiptExtractor: Sendable {
   /// a name (mostly letters, not an address, a phone number or a document title), preferring
   /// one with a company form (SDN BHD, LTD, GmbH…).
   func merchant(_ lines: [Line]) -> Found<String>? {
-    let header = Array(lines.prefix(10))
+    // The header ends where the first priced item begins: a VAT table's heading below is no
+    // name. A price in the first two rows is OCR noise, not an item.
+    let firstPrice = lines.first(where: { $0.price != nil })?.index ?? lines.count
+    let header = Array(lines.prefix(firstPrice >= 2 ? min(10, firstPrice) : 10))
     // A legal name printed above a brand is the merchant of record ("MR D.I.Y. SDN BHD" above
     // "(MR DIY TESCO TERBAU)", a shop inside a Tesco): a brand below it names a host or a
     // branch, so brands are looked for down to the first legal name only.
@@ -170,20 +173,30 @@ public struct ReceiptExtractor: Sendable {
         }
       }
     }
+    // The shop's address block: a name printed just above it is the shop's, and a company
+    // named below it is an operator or a host, not the shop (a slogan or an advert above the
+    // name, "MYNEWS RETAIL SB" under a service area's address).
+    // OCR of a logo or an advert can look like an address too ("rd 7"): the block is the first
+    // address line under a name, else the first address line.
+    // Only in the header: a row of numbers further down ("3182 14:38") is no address.
+    let addresses = lines.prefix(min(16, firstPrice)).filter { Self.looksLikeAddress($0.folded) }.map(\.index)
+    func nameAbove(_ address: Int) -> Line? {
+      lines[max(0, address - 2)..<address].last(where: {
+        Self.readsLikeName($0, minimumConfidence: 35) && !Self.isRegistration($0.text)
+      })
+    }
+    let address = addresses.first(where: { nameAbove($0) != nil }) ?? addresses.first
     var candidates: [(line: Line, company: Bool)] = []
-    for line in header {
-      // Judged without a registration number in brackets: "99 SPEED MART S/B (519537-X)".
-      let text = Self.cleanName(Self.collapseSpacedLetters(line.text))
-      let letters = text.filter(\.isLetter).count
-      let visible = text.filter { !$0.isWhitespace }.count
-      guard letters >= 3, Double(letters) >= 0.6 * Double(max(1, visible)), line.confidence >= 45 else {
-        continue
-      }
-      if ReceiptKeywords.containsAny(line.folded, Self.notNames) { continue }
-      if Self.looksLikeAddress(line.folded) { continue }
-      let company = ReceiptKeywords.containsAny(line.folded, Self.companyForms)
+    // A line naming a company form is taken read less confidently: the form itself is evidence.
+    for line in header
+    where Self.readsLikeName(line, minimumConfidence: Self.namesCompany(line.folded) ? 35 : 45) {
+      let company =
+        Self.namesCompany(line.folded) && (address == nil || line.index < address! || address! == 0)
       candidates.append((line, company))
     }
+    // The nearest name above the address, read less confidently than the header's first lines
+    // may be (a name under a large logo or an advert), when no company form settles it.
+    let aboveAddress = address.flatMap(nameAbove)
     // A brand further down (a footer "Aldi GmbH & Co. KG", a web address) still names the shop.
     if candidates.isEmpty || !candidates.prefix(5).contains(where: \.company) {
       // Only where the line names a company or a web address: "Netto" in a VAT table is a word.
@@ -198,8 +211,16 @@ public struct ReceiptExtractor: Sendable {
         }
       }
     }
-    guard let first = candidates.first else { return nil }
-    let chosen = candidates.prefix(5).first(where: \.company) ?? first
+    guard
+      let first = candidates.first
+        ?? aboveAddress.map({ (line: $0, company: Self.namesCompany($0.folded)) })
+    else { return nil }
+    var chosen = candidates.prefix(5).first(where: \.company) ?? first
+    // Three or more rows between the first name-like line and the one above the address make
+    // the first a slogan or an advert; closer, it is the name and the other a branch.
+    if !chosen.company, let aboveAddress, aboveAddress.index - chosen.line.index >= 3 {
+      chosen = (aboveAddress, false)
+    }
     let confidence = (chosen.company ? 0.8 : 0.55) * min(1, chosen.line.confidence / 80)
     var value = Self.cleanName(Self.collapseSpacedLetters(chosen.line.text))
     // A name broken over two rows ("POPULAR BOOK" / "CO. (M) SDN BHD"): the company-form row
@@ -213,6 +234,39 @@ public struct ReceiptExtractor: Sendable {
       value = Self.cleanName(above.line.text) + " " + value
     }
     return Found(value: value, confidence: confidence, line: chosen.line.index)
+  }
+
+  /// Whether a header line could be a name: mostly letters, read confidently enough, not a
+  /// document title, a greeting, a phone number or an address.
+  static func readsLikeName(_ line: Line, minimumConfidence: Double) -> Bool {
+    // Judged without a registration number in brackets: "99 SPEED MART S/B (519537-X)".
+    let text = cleanName(collapseSpacedLetters(line.text))
+    let letters = text.filter(\.isLetter).count
+    let visible = text.filter { !$0.isWhitespace }.count
+    guard letters >= 3, Double(letters) >= 0.6 * Double(max(1, visible)), line.confidence >= minimumConfidence
+    else { return false }
+    // A currency heading its column ("EUR") or a line with a price is not a name either.
+    return !ReceiptKeywords.containsAny(line.folded, notNames) && !looksLikeAddress(line.folded)
+      && !currencyCodes.contains(text.uppercased()) && line.amounts.isEmpty
+  }
+
+  /// A company registration number on its own line: "(162761-M)", "CO-REG: 750441-W".
+  static func isRegistration(_ text: String) -> Bool {
+    text.filter(\.isNumber).count >= 5
+  }
+
+  /// Whether a folded line names a company form, also one OCR misread by a letter in a long
+  /// word ("ENIERPRISE", "SUPERMARKEI").
+  static func namesCompany(_ folded: String) -> Bool {
+    if ReceiptKeywords.containsAny(folded, companyForms) { return true }
+    return folded.split(separator: " ").contains { token in
+      token.count >= 7 && longCompanyForms.contains { editDistance(String(token), $0) == 1 }
+    }
+  }
+
+  /// One-word company forms long enough to be recognised one letter off, folded like lines are.
+  static let longCompanyForms = companyForms.filter { !$0.contains(" ") && $0.count >= 7 }.map {
+    ReceiptKeywords.fold($0).trimmingCharacters(in: .whitespaces)
   }
 
   static let companyForms = [
@@ -242,11 +296,28 @@ public struct ReceiptExtractor: Sendable {
     "blvd", "lane", "damm", "ring", "gasse", "plac", "aleja", "viale", "piazza", "avenida", "plein",
   ]
 
+  static let streetSuffixes = [
+    "strasse", "straße", "strabe", "strafe", "str", "weg", "platz", "allee", "gasse", "damm",
+  ]
+
   static func looksLikeAddress(_ folded: String) -> Bool {
     let hasDigit = folded.contains(where: \.isNumber)
     if hasDigit && ReceiptKeywords.containsAny(folded, streetWords) { return true }
+    // German streets are compounds ("Hauptstr."), and OCR reads "ß" as "B" or "f" ("StraBe").
+    if hasDigit,
+      folded.split(separator: " ").contains(where: { token in streetSuffixes.contains { token.hasSuffix($0) }
+      })
+    {
+      return true
+    }
     // A postcode and a town: "33100 Paderborn", "53200 KUALA LUMPUR".
     let tokens = folded.split(separator: " ")
+    // A street and its house number, however OCR spelt the street ("Cetmolder Stir. 4").
+    if (2...4).contains(tokens.count), let last = tokens.last, (1...3).contains(last.count),
+      last.allSatisfy(\.isNumber), tokens.dropLast().allSatisfy({ $0.allSatisfy(\.isLetter) })
+    {
+      return true
+    }
     if let first = tokens.first, first.count >= 4, first.allSatisfy(\.isNumber), tokens.count <= 4 {
       return true
     }
@@ -286,8 +357,10 @@ public struct ReceiptExtractor: Sendable {
 
   /// Drops a registration number in brackets, stray symbols at the ends and doubled spaces.
   static func cleanName(_ text: String) -> String {
+    // Any bracket holding digits is a number, also when OCR misread its letters ("(to 886 X)")
+    // or lost its closing bracket.
     var result = text.replacingOccurrences(
-      of: #"\(\s*[0-9][0-9A-Za-z -]*\)"#, with: "", options: .regularExpression)
+      of: #"\([^()]*[0-9][^()]*(\)|$)"#, with: "", options: .regularExpression)
     result = result.trimmingCharacters(
       in: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "()&.")).inverted)
     return result.split(separator: " ").joined(separator: " ")
@@ -302,6 +375,8 @@ public struct ReceiptExtractor: Sendable {
       let labelled = ReceiptKeywords.containsAny(line.folded, ReceiptKeywords.dateLabels)
       var score = labelled ? 0.9 : 0.7
       if date.ambiguous { score -= 0.15 }
+      // A date read only by mending the text loses to one printed whole.
+      if date.repaired { score -= 0.2 }
       if ReceiptDate.time(in: line.text) != nil { score += 0.05 }
       // Earlier lines win ties: the receipt's own date comes before dates of offers and returns.
       score -= Double(line.index) * 0.002
@@ -385,11 +460,17 @@ public struct ReceiptExtractor: Sendable {
     var result = Totals()
     var candidates: [(weight: Int, money: Money, line: Int)] = []
     var cash: Money?, change: Money?
-    var cardPayment: Found<Money>?
+    // What was paid, by card (the amount due) or in cash (the amount due or more).
+    var cardPayments: [(money: Money, line: Int)] = []
+    var payments: [(money: Money, line: Int)] = []
     for line in lines {
       let folded = line.folded
       let weight = ReceiptKeywords.totalWeight(folded)
-      let excluded = ReceiptKeywords.containsAny(folded, ReceiptKeywords.notTotal)
+      // "TOTAL (GST INCL)" is the total with its tax, not the tax total.
+      let taxTotal =
+        ReceiptKeywords.containsAny(folded, ["total gst", "total tax", "total vat"])
+        && !ReceiptKeywords.containsAny(folded, ["incl", "inclusive"])
+      let excluded = taxTotal || ReceiptKeywords.containsAny(folded, ReceiptKeywords.notTotal)
       if weight > 0 && !excluded, let money = labelledAmount(lines, line.index), money.cents > 0 {
         candidates.append((weight, money, line.index))
       }
@@ -412,27 +493,27 @@ public struct ReceiptExtractor: Sendable {
       {
         result.tax = Found(value: money, confidence: 0.7 * min(1, line.confidence / 80), line: line.index)
       }
-      if ReceiptKeywords.containsAny(
-        folded, ["cash", "bargeld", "gotowka", "especes", "efectivo", "contanti", "tendered", "gegeben"]),
-        let money = line.price ?? spacedMoney(line.text)
+      let returned = ReceiptKeywords.containsAny(folded, Self.changeWords)
+      // "EC-Cash", "elec.-cash": a German card payment.
+      let electronic = ReceiptKeywords.containsAny(folded, ["ec cash", "elec cash", "electronic cash"])
+      if ReceiptKeywords.containsAny(folded, Self.cashWords), !returned, !electronic,
+        let money = line.price ?? spacedMoney(line.text) ?? amountBefore(lines, line.index)
       {
         cash = cash ?? money
+        payments.append((money, line.index))
       }
-      // A card payment is for the amount due.
-      if cardPayment == nil,
-        folded.contains("karte") || folded.contains("card") || folded.contains("cash")
-          || ReceiptKeywords.containsAny(
-            folded, ["visa", "ec", "girocard", "maestro", "karta", "carte", "tarjeta"]),
-        !ReceiptKeywords.containsAny(folded, ["change", "zuruck", "ruckgeld", "kembali"]),
-        let money = labelledAmount(lines, line.index), money.cents > 0
+      // A card payment is for the amount due; a loyalty card's line ("DeutschlandCard …
+      // Umsatz", "Points") is not a payment.
+      if electronic || folded.contains("karte") || folded.contains("card")
+        || ReceiptKeywords.containsAny(
+          folded, ["visa", "ec", "girocard", "maestro", "karta", "carte", "tarjeta"]),
+        !returned, !ReceiptKeywords.containsAny(folded, ["punkte", "points", "umsatz", "loyalty", "member"]),
+        let money = labelledAmount(lines, line.index) ?? amountBefore(lines, line.index), money.cents > 0
       {
-        cardPayment = Found(value: money, confidence: 0.5, line: line.index)
+        cardPayments.append((money, line.index))
+        payments.append((money, line.index))
       }
-      if ReceiptKeywords.containsAny(
-        folded,
-        ["change", "zuruck", "ruckgeld", "reszta", "rendu", "cambio", "resto", "wisselgeld", "kembali"]),
-        let money = line.price
-      {
+      if returned, let money = line.price {
         change = change ?? money
       }
     }
@@ -444,18 +525,76 @@ public struct ReceiptExtractor: Sendable {
         return result
       }
     }
-    if let best = candidates.max(by: { ($0.weight, $0.money) < ($1.weight, $1.money) }) {
+    // A labelled amount is weighed by its label, and by independent readings of the same sum:
+    // a payment of it and the gross column of the VAT table. Two agreeing readings outvote one
+    // misread label ("Total Gross 88.54" against "Total 85.54" and "Visa 85.54"); a card
+    // payment with the table behind it is the total even where no label was read right.
+    let gross = taxTableGross(lines)
+    func score(_ money: Money, weight: Int) -> Double {
+      Double(weight) + (payments.contains { $0.money == money } ? 1.5 : 0) + (gross == money ? 1.5 : 0)
+    }
+    let scored =
+      candidates.map {
+        (score: score($0.money, weight: $0.weight), money: $0.money, line: $0.line, weight: $0.weight)
+      }
+      + cardPayments.map { (score: score($0.money, weight: 0), money: $0.money, line: $0.line, weight: 0) }
+    if var best = scored.max(by: { ($0.score, $0.money) < ($1.score, $1.money) }) {
+      // Cash due is rounded to 5 cents in some countries: a rounded total a few cents off
+      // the total is what was paid.
+      if let rounded = lines.first(where: { line in
+        ReceiptKeywords.containsAny(line.folded, ["rounding", "rounded"])
+          && line.price.map { $0.cents >= 100 && $0 != best.money && abs($0.cents - best.money.cents) <= 10 }
+            == true
+      }) {
+        best = (best.score, rounded.price!, rounded.index, max(best.weight, 2))
+      }
       let confidence = (best.weight >= 3 ? 0.85 : 0.75) * min(1, lines[best.line].confidence / 80 + 0.2)
-      result.total = Found(value: best.money, confidence: confidence, line: best.line)
+      result.total = Found(
+        value: best.money, confidence: confidence * (best.weight == 0 ? 0.7 : 1), line: best.line)
     } else if let cash, let change, cash > change {
       result.total = Found(
         value: cash - change, confidence: 0.5, line: lines.firstIndex { $0.price == cash } ?? 0)
-    } else if let card = cardPayment {
-      result.total = Found(value: card.value, confidence: 0.5, line: card.line)
     } else if let subtotal = result.subtotal {
       result.total = Found(value: subtotal.value, confidence: 0.4, line: subtotal.line)
     }
     return result
+  }
+
+  static let cashWords = [
+    "cash", "bargeld", "bar", "gotowka", "especes", "efectivo", "contanti", "tendered", "gegeben",
+  ]
+  /// With "ü" also as OCR often reads it, "ii" ("Riickgeld").
+  static let changeWords = [
+    "change", "zuruck", "ruckgeld", "zuriick", "riickgeld", "reszta", "rendu", "cambio", "resto",
+    "wisselgeld",
+    "kembali",
+  ]
+
+  /// The one amount of the previous row when it has no label of its own: a payment's amount
+  /// printed above its word (": 38.00" over "CASH").
+  static func amountBefore(_ lines: [Line], _ index: Int) -> Money? {
+    guard lines[index].amounts.isEmpty, index > 0, lines[index - 1].amounts.count == 1,
+      lines[index - 1].folded.filter(\.isLetter).count <= 3
+    else { return nil }
+    return lines[index - 1].amounts[0].money
+  }
+
+  static let percentage = TextPattern(#"(?<![\d.,])\d{1,2}(?:[.,]\d{1,2})?\s?%"#)
+
+  /// The sum of the VAT table's gross column: on each row with a rate ("B 7% 7,45 0,52 7,97",
+  /// "ZRL (@ 0%) 4.80 0.00"), the largest of two or more amounts after the rate. Nil without
+  /// such rows.
+  static func taxTableGross(_ lines: [Line]) -> Money? {
+    var sum = 0, rows = 0
+    for line in lines {
+      guard let rate = percentage.firstMatch(in: line.text) else { continue }
+      let after = line.text.distance(from: line.text.startIndex, to: rate.range.upperBound)
+      let amounts = line.amounts.filter { $0.range.lowerBound >= after }.map(\.money)
+      guard amounts.count >= 2, let largest = amounts.max() else { continue }
+      sum += largest.cents
+      rows += 1
+    }
+    return rows > 0 ? Money(cents: sum) : nil
   }
 
   // MARK: - Reference

@@ -136,6 +136,17 @@ public enum ReceiptImaging {
     return peaks.first { $0.value >= 0.5 * strongest }?.lag
   }
 
+  /// The typical height of a printed row (capitals' top to descenders' bottom): the median of
+  /// the bands of rows with ink, or nil when fewer than five bands stand apart.
+  ///
+  /// Measured directly, unlike the line pitch, whose autocorrelation peaks also at fractions of
+  /// the true spacing on monospaced print and left some receipts scaled 2× too large or small.
+  public static func rowHeight(rowInk: [Int], width: Int) -> Int? {
+    let heights = textBands(rowInk: rowInk, width: width, minimumHeight: 3).map(\.count).sorted()
+    guard heights.count >= 5 else { return nil }
+    return heights[heights.count / 2]
+  }
+
   /// Runs of rows with ink, as half-open ranges, ignoring runs thinner than `minimumHeight`.
   public static func textBands(rowInk: [Int], width: Int, minimumHeight: Int = 2) -> [Range<Int>] {
     let threshold = max(1, width / 100)

@@ -18,10 +18,11 @@ public enum ReceiptKeywords {
     ("amount", 1),
   ]
 
-  /// Lines with these are not the total even when they say "total".
+  /// Lines with these are not the total even when they say "total" (nor is "TOTAL GST" without
+  /// "incl": the extractor tells a tax total from "TOTAL (GST INCL)").
   static let notTotal: [String] = [
     "subtotal", "sub total", "sub-total", "total qty", "total quantity", "total item", "total items",
-    "excl", "excluding", "exclusive", "total gst", "total tax", "total vat", "total discount",
+    "excl", "excluding", "exclusive", "total discount",
     "total savings", "total saved", "zwischensumme", "suma czesciowa", "sous total", "subtotale",
     "subtotaal", "anzahl", "netto", "mwst", "rounding adj", "change", "cash", "bargeld", "zuruck",
     "ruckgeld", "qty", "tendered", "gst summary", "sales excl", "subtotaal", "delsumma", "totale parziale",

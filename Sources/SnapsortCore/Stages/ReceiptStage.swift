@@ -19,6 +19,9 @@ public final class ReceiptStage: Stage {
     /// When the binarised receipt reads with a mean word confidence below this, the grey one
     /// is read too and the better reading kept.
     public var retryBelowConfidence: Double = 80
+    /// Skip that second reading when the first already found the merchant, the date and a
+    /// confidently labelled total: the second costs as much again and rarely changes them.
+    public var retryOnlyForMissingFields: Bool = true
     /// The issuer catalog whose names the header is matched against.
     public var catalog: String = IssuerCatalog.bundledFileName
     public init() {}
@@ -56,21 +59,22 @@ public final class ReceiptStage: Stage {
       TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation)) ?? .singleColumn
     let engine = try self.engine ?? TesseractEngine(languages: options.languages)
     self.engine = engine
-    var best: (name: String, result: TesseractEngine.Result, score: Double)?
+    var best: (name: String, result: TesseractEngine.Result, score: Double, receipt: ReceiptRecord)?
     var deadline = 0
     for variant in variants {
       deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
       guard deadline > 0 else { break }
       let result = engine.recognize(variant.image, segmentation: segmentation, deadline: deadline)
       let score = Self.readability(result.words)
-      if best == nil || score.value > best!.score { best = (variant.name, result, score.value) }
+      let receipt = extractor.extract(ReceiptLine.rows(from: result.words))
+      if best == nil || score.value > best!.score { best = (variant.name, result, score.value, receipt) }
       // Binarisation that kept the print whole reads confidently; faint dot-matrix print that
-      // it broke apart reads poorly and is tried again in grey.
+      // it broke apart reads poorly and is tried again in grey, unless the fields are all there.
       if score.meanConfidence >= options.retryBelowConfidence { break }
+      if options.retryOnlyForMissingFields, Self.hasKeyFields(receipt) { break }
     }
     guard let best else { throw StageFailure("no time was left to read the receipt") }
-    let rows = ReceiptLine.rows(from: best.result.words)
-    var receipt = extractor.extract(rows)
+    var receipt = best.receipt
     receipt.quad = item.record.receipt?.quad
     receipt.skew = item.record.receipt?.skew
     receipt.imageVariant = best.name
@@ -80,6 +84,11 @@ public final class ReceiptStage: Stage {
       item.record.notes =
         (item.record.notes ?? []) + ["receipt ocr timed out after \(deadline) ms; text may be incomplete"]
     }
+  }
+
+  /// Whether a reading found the merchant, the date and a total with a clear label.
+  static func hasKeyFields(_ receipt: ReceiptRecord) -> Bool {
+    receipt.merchant != nil && receipt.date != nil && (receipt.fields?["total"]?.confidence ?? 0) >= 0.7
   }
 
   /// How well a page read: characters in confident words (the more text read well, the better)

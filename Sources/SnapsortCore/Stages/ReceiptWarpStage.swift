@@ -2,8 +2,8 @@ import Foundation
 
 /// Finds the receipt's paper on the analysis copy, warps it flat and upright from the
 /// full-resolution image (a scan that is all paper passes through), deskews it, scales it so
-/// printed lines are `line_pitch` pixels apart, and binarises it with Sauvola's threshold for
-/// faded thermal print. Writes `PhotoItem.receiptImage` and `receipt.quad`.
+/// printed lines are `line_pitch` pixels apart (rows at most `row_height` high), and binarises
+/// it with Sauvola's threshold for faded thermal print. Writes `PhotoItem.receiptImage` and `receipt.quad`.
 public final class ReceiptWarpStage: Stage {
   public static let name = "receipt_warp"
   public static let summary =
@@ -12,6 +12,10 @@ public final class ReceiptWarpStage: Stage {
   public struct Options: StageOptions, Equatable {
     /// Distance between printed lines after scaling (≈ 30 px high capitals at 70).
     public var linePitch: Int = 70
+    /// The most a printed row (capitals' top to descenders' bottom, measured on the bands of rows
+    /// with ink) may be high after scaling; 0 for no limit. 54 cut the German scans' CPU by a
+    /// third but lost two of their 14 dates (issue #7), so it is off by default.
+    public var rowHeight: Int = 0
     /// Sauvola's k: higher drops more faint marks (show-through of the back side), lower keeps
     /// more faint print.
     public var sauvolaK: Double = 0.3
@@ -21,6 +25,9 @@ public final class ReceiptWarpStage: Stage {
   }
 
   public static func validate(_ options: Options, context: StageContext) throws {
+    guard options.rowHeight == 0 || (12...160).contains(options.rowHeight) else {
+      throw ConfigError(path: "row_height", "must be 0 (no limit) or between 12 and 160")
+    }
     guard (20...200).contains(options.linePitch) else {
       throw ConfigError(path: "line_pitch", "must be between 20 and 200")
     }
@@ -72,10 +79,17 @@ public final class ReceiptWarpStage: Stage {
         probeBinary = ReceiptImaging.sauvola(straight, radius: 12, k: options.sauvolaK)
       }
     }
-    let pitch = ReceiptImaging.linePitch(rowInk: ReceiptImaging.rowInk(probeBinary)).map {
+    let rowInk = ReceiptImaging.rowInk(probeBinary)
+    let rowHeight = ReceiptImaging.rowHeight(rowInk: rowInk, width: probeBinary.width).map {
       Double($0) / probeScale
     }
-    var scale = pitch.map { Double(options.linePitch) / $0 } ?? 1
+    let pitch = ReceiptImaging.linePitch(rowInk: rowInk).map { Double($0) / probeScale }
+    // The pitch sets the scale; the row height caps it, because the pitch's autocorrelation
+    // can peak at a fraction of the true spacing and blow the text up 2× (slower and read worse).
+    // Rows measured small are not blown up: low-resolution scans read better as they are.
+    let byPitch = pitch.map { Double(options.linePitch) / $0 } ?? 1
+    var scale = byPitch
+    if options.rowHeight > 0, let rowHeight { scale = min(scale, Double(options.rowHeight) / rowHeight) }
     scale = min(scale, (Double(options.maxPixels) / (naturalWidth * naturalHeight)).squareRoot())
     scale = max(0.25, min(3, scale))
     let width = max(16, Int(naturalWidth * scale)), height = max(16, Int(naturalHeight * scale))

@@ -17,9 +17,15 @@ final class ReceiptDatasetTests: XCTestCase {
     // warp (area pre-reduction, then one bilinear sample) also flattens the receipts: 33/33/33
     // and 12/13/8 on the branch with the supersampling warp. Raised after issue #7's field
     // rules (legal name before a host brand, payable/inclusive-GST totals, no dates made of
-    // prices): 34/35/35 and 10/14/8 with the same OCR.
-    "sroie": ["total": 34, "date": 35, "merchant": 35],
-    "softmatic_de": ["total": 10, "date": 14, "merchant": 8],
+    // prices): 34/35/35 and 10/14/8 with the same OCR. Raised again with totals confirmed by a
+    // payment or the VAT table, dates mended where OCR lost a separator, and the name above the
+    // address: 37/38/39 and 12/14/11, same OCR. The grey re-read skipped where the binarised
+    // reading found every key field (SROIE CPU 1.37 -> 1.11 s) lost one SROIE merchant: 37/38/38
+    // by score.py, 37/38/37 by this test's edit-distance similarity (stricter on sroie_369).
+    // "TOTAL (GST INCL)" read as the total and the header ending at the first price: 38/38/38
+    // by score.py.
+    "sroie": ["total": 38, "date": 38, "merchant": 37],
+    "softmatic_de": ["total": 12, "date": 14, "merchant": 11],
   ]
 
   func testCorrectFieldsPerDataset() throws {

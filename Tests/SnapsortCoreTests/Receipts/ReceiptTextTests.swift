@@ -183,6 +183,130 @@ final class ReceiptTextTests: XCTestCase {
       extractor.extract(rows(["Grand Total", "Cash RM50 00", "Change RM11.00"])).total, "39.00")
   }
 
+  func testDatesOcrBrokeAreMendedButLoseToWholeOnes() {
+    func found(_ text: String) -> ReceiptDate.Found? { ReceiptDate.dates(in: text).first }
+    XCTAssertEqual(found("Date > 09- 06 2018 16: 00:43")?.iso, "2018-06-09")
+    XCTAssertEqual(found("2703/2018 NO CS-20243")?.iso, "2018-03-27")
+    XCTAssertEqual(found("20:56 = OT/0T/17")?.iso, "2017-07-07")
+    XCTAssertEqual(found("2703/2018 NO CS-20243")?.repaired, true)
+    XCTAssertEqual(found("27/03/2018")?.repaired, false)
+    // Numbers that only look like a broken date are not one.
+    XCTAssertNil(found("INVOICE 1234/2018"))
+    XCTAssertNil(found("2 X 0. 20 0.40 ZRL"))
+    XCTAssertNil(found("Tel 12-34 5678"))
+    let extractor = ReceiptExtractor()
+    XCTAssertEqual(
+      extractor.extract(rows(["Doc 2703/2018", "Date: 26/03/2018 10:00", "TOTAL 9.00"])).date, "2018-03-26")
+  }
+
+  func testTotalsConfirmedByAPaymentOrTheVATTableOutvoteAMisreadLabel() {
+    let extractor = ReceiptExtractor()
+    // A misread label loses to the same sum read twice elsewhere.
+    XCTAssertEqual(
+      extractor.extract(rows(["Total RM 85.54", "Visa RM 85. 54", "Total Gross RM 88.54"])).total, "85.54")
+    XCTAssertEqual(
+      extractor.extract(
+        rows(["Total (Inclusive of GST): 38.90", "TOTAL : 38.00", "Server: CASHIER", ": 38.00", "CASH"])
+      ).total, "38.00")
+    // The card payment and the VAT table's gross column agree against "SUMME".
+    XCTAssertEqual(
+      extractor.extract(
+        rows([
+          "SUMME EUR 29,18", "MasterCard EUR 29,78", "Mehrwertst. ohne MwSt mit MwSt",
+          "V 19,0% 3,32 17,50 20,82",
+          "E 7,0% 0,59 8,37 8,96", "Betrag EUR 29,18",
+        ])
+      ).total, "29.78")
+    // A loyalty card's turnover line is not a payment.
+    XCTAssertEqual(
+      extractor.extract(
+        rows(["SUMME EUR 26,90", "Mit der DeutschlandCard hatten Sie", "auf den Umsatz von: 24,23 EUR"])
+      ).total, "26.90")
+    // Tax included is the total; a total of the tax alone is not.
+    XCTAssertEqual(
+      extractor.extract(rows(["SUBTOTAL 13.80", "TOTAL «GST INCL) 13.78", "CASH 20.00"])).total, "13.78")
+    XCTAssertEqual(extractor.extract(rows(["TOTAL 10.60", "TOTAL GST 0.60"])).total, "10.60")
+    // Cash due rounded to five cents.
+    XCTAssertEqual(
+      extractor.extract(
+        rows(["Total Sales (Inclusive GST) RM 27.28", "Rounding Adjustment RM 02", "Rounding RM 27.30"])
+      ).total, "27.30")
+    // German cash: "Bar" given, change read with "ü" as "ii"; "elec.-cash" is a card payment.
+    XCTAssertEqual(extractor.extract(rows(["Tatal a5", "bar €2,00", "Riickgeld (Bar) €0,05"])).total, "1.95")
+    XCTAssertEqual(extractor.extract(rows(["kC~Garnitur", "elec.-cash 59 96", "Netto"])).total, "59.96")
+  }
+
+  func testMerchantAboveTheAddressUnderAnAdvertAndCompanyFormsMisread() throws {
+    let extractor = ReceiptExtractor(catalog: try IssuerCatalog.bundled())
+    func merchant(_ lines: [String]) -> String? {
+      extractor.extract(rows(lines + ["TOTAL 9.00"])).merchant
+    }
+    // An advert's lines above the name: the name is the line above the address.
+    XCTAssertEqual(
+      merchant([
+        "VAL in ine Smartphone", "gintippen oder QR-Code", "scannen und Feedback geben.",
+        "www. leh. honestly. de",
+        "Marktkauf Lehr", "Detmolder Str. 4", "33102 Paderborn",
+      ]), "Marktkauf Lehr")
+    // Logo noise that reads like an address ("rd 7") does not hide the address under the name;
+    // a street misread is still a street when its house number follows.
+    XCTAssertEqual(
+      merchant([
+        "IN ad OrWonrg rd 7 l vie", "GLUCKLICH?", "URL in ine Smartphone", "eintippen oder QR-Cade",
+        "scannen Wid Feedback geben.", "Marktkauf Lehr", "Cetmolder Stir. 4", "33102 Paderborn",
+      ]), "Marktkauf Lehr")
+    // A name and its branch above the address: the first line is the name.
+    XCTAssertEqual(
+      merchant(["JIN SENG PASAR MINI", "Mid Valley Megamall", "LOT 12, JALAN KERINCHI", "59200 KUALA LUMPUR"]
+      ),
+      "JIN SENG PASAR MINI")
+    // Numbers below the items are no address to find a name above, nor a table heading a name.
+    XCTAssertNil(
+      merchant([
+        "Warburger StraBe 130", "33100 Paderborn", "EUR", "Premium Vodka 4,99 B",
+        "MWST% MWST + Netto = Brutto",
+        "3182 14:38",
+      ]))
+    // A street OCR read with "B" for "ß" is an address, and a currency heading is no name.
+    XCTAssertNil(merchant(["Warburger StraBe 130", "33100 Paderborn", "EUR"]))
+    // A company form misread by one letter still marks the legal name.
+    XCTAssertEqual(
+      merchant(["tan woon yann", "PETRODELI ENIERPRISE", "LOT 485 TMN LEMBAH KERAMAT", "JLN ULU KELANG"]),
+      "PETRODELI ENIERPRISE")
+    // A company below the address operates the shop named above it.
+    XCTAssertEqual(
+      merchant([
+        "TQ FOR SHOPPING WITH myNEWS.com", "PAGOH REST AND SERVICE AREA", "LOT R1, KWS REHAT PAGOH",
+        "84600,PAGOH JOHOR", "MYNEWS RETAIL SB(305285-X) FKA BISON STORES SB",
+      ]), "PAGOH REST AND SERVICE AREA")
+    // A registration number in brackets goes, even misread or unclosed.
+    XCTAssertEqual(
+      merchant(["GARDENIA BAKERIES (KL) SDN BHD (to 886 X)", "Lot 3, Jalan Pelabur 23/1"]),
+      "GARDENIA BAKERIES (KL) SDN BHD")
+    XCTAssertEqual(
+      merchant(["GARDENIA BAKERIES SDN BHD (139386", "Lot 3, Jalan Pelabur 23/1"]),
+      "GARDENIA BAKERIES SDN BHD")
+  }
+
+  func testRowHeightIsTheMedianInkBandAndNeedsFiveBands() {
+    // Rows of 20 inked pixel rows 30 apart, one taller band (a logo) and specks of one row.
+    var ink = [Int](repeating: 0, count: 400)
+    for start in stride(from: 10, to: 190, by: 30) { for y in start..<(start + 20) { ink[y] = 50 } }
+    for y in 200..<260 { ink[y] = 50 }
+    ink[300] = 50
+    XCTAssertEqual(ReceiptImaging.rowHeight(rowInk: ink, width: 1000), 20)
+    XCTAssertNil(ReceiptImaging.rowHeight(rowInk: Array(ink.prefix(100)), width: 1000))
+  }
+
+  func testASecondReadingIsSkippedOnlyWhenTheKeyFieldsAreThere() {
+    let extractor = ReceiptExtractor()
+    let whole = extractor.extract(rows(["SHOP SDN BHD", "Date: 12/02/2018", "TOTAL RM 9.00"]))
+    XCTAssertTrue(ReceiptStage.hasKeyFields(whole))
+    XCTAssertFalse(ReceiptStage.hasKeyFields(extractor.extract(rows(["SHOP SDN BHD", "TOTAL RM 9.00"]))))
+    XCTAssertFalse(
+      ReceiptStage.hasKeyFields(extractor.extract(rows(["SHOP SDN BHD", "Date: 12/02/2018", "9.00"]))))
+  }
+
   func testWordsOfOneRowAreJoinedAcrossColumns() {
     let words = [
       TesseractEngine.Item(text: "4.99", box: [600, 102, 80, 30], confidence: 90),
