@@ -8,6 +8,14 @@ extension Bitmap {
   /// of 2 × 2 where perspective leaves the near side still much larger. Enlarging is bilinear,
   /// so it does not block.
   public func warped(quad: [Point], width: Int, height: Int) -> Bitmap? {
+    var spare: [UInt8] = []
+    return warped(quad: quad, width: width, height: height, reductionBuffer: &spare)
+  }
+
+  /// `warped(quad:width:height:)` with the pre-reduced region written into `reductionBuffer`,
+  /// which is left holding it for the next call: a worker warping photo after photo then reuses
+  /// one buffer instead of faulting in a fresh mapping of a few megabytes each time.
+  func warped(quad: [Point], width: Int, height: Int, reductionBuffer: inout [UInt8]) -> Bitmap? {
     let corners = [
       Point(0, 0), Point(Double(width), 0), Point(Double(width), Double(height)), Point(0, Double(height)),
     ]
@@ -32,7 +40,8 @@ extension Bitmap {
         let reduced = resized(
           x: x0, y: y0, width: regionWidth, height: regionHeight,
           to: Swift.max(2, Int((Double(regionWidth) / factor).rounded())),
-          Swift.max(2, Int((Double(regionHeight) / factor).rounded())))
+          Swift.max(2, Int((Double(regionHeight) / factor).rounded())), recycling: Self.take(&reductionBuffer)
+        )
         let sx = Double(reduced.width) / Double(regionWidth),
           sy = Double(reduced.height) / Double(regionHeight)
         source = reduced
@@ -41,7 +50,10 @@ extension Bitmap {
     }
     guard let map = Homography(from: corners, to: local) else { return nil }
     let remaining = smallest > 1.5 ? largest / smallest : largest
-    return source.sampled(map, width: width, height: height, grid: remaining > 1.6 ? 2 : 1)
+    let crop = source.sampled(map, width: width, height: height, grid: remaining > 1.6 ? 2 : 1)
+    // Kept for the next call, unless it is the image itself, which is not ours to keep.
+    if (source.width, source.height) != (self.width, self.height) { reductionBuffer = source.pixels }
+    return crop
   }
 
   /// Bilinear sampling of this image at `map` applied to each output pixel (its `grid` × `grid`
