@@ -33,7 +33,7 @@ public final class WarpStage: Stage {
 
   public init(options: Options, context: StageContext) throws {
     self.options = options
-    self.zbar = try ZBarScanner(testInverted: true)
+    self.zbar = try ZBarScanner(testInverted: true, scanDensity: 2)
   }
 
   public func process(_ item: PhotoItem) throws {
