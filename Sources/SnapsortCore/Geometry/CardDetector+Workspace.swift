@@ -18,20 +18,12 @@ extension CardDetector {
     /// filtered resize on what is left, written into the previous photo's buffers.
     func searchCopy(of image: Bitmap, maxSide: Int) -> Bitmap {
       let factor = max(1, max(image.width, image.height) / maxSide)
-      let reduced = image.boxReduced(by: factor, recycling: Self.take(&reducedPixels))
-      let search = reduced.fitting(maxSide: maxSide, recycling: Self.take(&searchPixels))
+      let reduced = image.boxReduced(by: factor, recycling: Bitmap.take(&reducedPixels))
+      let search = reduced.fitting(maxSide: maxSide, recycling: Bitmap.take(&searchPixels))
       // Kept for the next photo, unless they are the image itself, which is not ours to keep.
       if (reduced.width, reduced.height) != (image.width, image.height) { reducedPixels = reduced.pixels }
       if (search.width, search.height) != (reduced.width, reduced.height) { searchPixels = search.pixels }
       return search
-    }
-
-    /// The buffer, leaving an empty one behind, so that the caller holds its only reference and
-    /// can write into it without a copy.
-    private static func take(_ buffer: inout [UInt8]) -> [UInt8] {
-      var taken: [UInt8] = []
-      swap(&taken, &buffer)
-      return taken
     }
   }
 }

@@ -47,6 +47,27 @@ public struct Homography: Sendable, Equatable {
   }
 }
 
+/// A homography restricted to one row (a fixed `v`): the numerators and the denominator are then
+/// affine in `u`, so a sampler walking the row pays three multiply-adds and one reciprocal per
+/// point instead of the full product and two divisions.
+struct HomographyRow {
+  let x0: Double, y0: Double, w0: Double
+  let dx: Double, dy: Double, dw: Double
+
+  init(_ map: Homography, v: Double) {
+    let m = map.m
+    (x0, y0, w0) = (m[1] * v + m[2], m[4] * v + m[5], m[7] * v + m[8])
+    (dx, dy, dw) = (m[0], m[3], m[6])
+  }
+
+  /// The image of (u, v).
+  @inline(__always)
+  func apply(_ u: Double) -> (x: Double, y: Double) {
+    let reciprocal = 1 / (dw * u + w0)
+    return ((dx * u + x0) * reciprocal, (dy * u + y0) * reciprocal)
+  }
+}
+
 /// Polygon helpers for quadrilaterals given as four corners in order.
 public enum Quad {
   public static func area(_ q: [Point]) -> Double {

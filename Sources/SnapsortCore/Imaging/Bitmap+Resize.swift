@@ -28,10 +28,22 @@ extension Bitmap {
     -> Bitmap
   {
     if newWidth == width && newHeight == height { return self }
-    let horizontal = ResampleKernel(source: width, destination: newWidth)
-    let vertical = ResampleKernel(source: height, destination: newHeight)
+    return resized(x: 0, y: 0, width: width, height: height, to: newWidth, newHeight, recycling: storage)
+  }
+
+  /// The rectangle at (x, y) of the given size, which must lie inside the image, resampled to
+  /// `newWidth` × `newHeight` as `resized(width:height:)` would resample its `cropped` copy, without
+  /// making that copy.
+  func resized(
+    x: Int, y: Int, width regionWidth: Int, height regionHeight: Int, to newWidth: Int, _ newHeight: Int,
+    recycling storage: consuming [UInt8] = []
+  ) -> Bitmap {
+    precondition(x >= 0 && y >= 0 && x + regionWidth <= width && y + regionHeight <= height)
+    let horizontal = ResampleKernel(source: regionWidth, destination: newWidth)
+    let vertical = ResampleKernel(source: regionHeight, destination: newHeight)
     let c = channels
-    let sourceRow = width * c
+    let sourceRow = regionWidth * c
+    let sourceStride = width * c
     // Vertical pass first: whole rows are weighted and summed, a loop the compiler vectorises,
     // and the slower horizontal pass then runs only on the output rows. One output row at a
     // time through a single row buffer that stays in cache: a whole intermediate image (29 MB
@@ -40,21 +52,21 @@ extension Bitmap {
     var row = [Float](repeating: 0, count: sourceRow + 1)
     return Bitmap(width: newWidth, height: newHeight, format: format, recycling: storage) { out in
       pixels.withUnsafeBufferPointer { src in
+        let origin = src.baseAddress! + y * sourceStride + x * c
         row.withUnsafeMutableBufferPointer { mid in
           horizontal.weights.withUnsafeBufferPointer { weights in
             horizontal.starts.withUnsafeBufferPointer { starts in
               horizontal.weightOffsets.withUnsafeBufferPointer { offsets in
-                for y in 0..<newHeight {
+                for outY in 0..<newHeight {
                   let rowIn = mid.baseAddress!
                   rowIn.update(repeating: 0, count: sourceRow)
-                  var sourceY = vertical.starts[y]
-                  for w in vertical.weightOffsets[y]..<vertical.weightOffsets[y + 1] {
+                  var sourceY = vertical.starts[outY]
+                  for w in vertical.weightOffsets[outY]..<vertical.weightOffsets[outY + 1] {
                     Self.accumulate(
-                      rowIn, src.baseAddress! + sourceY * sourceRow, weight: vertical.weights[w],
-                      count: sourceRow)
+                      rowIn, origin + sourceY * sourceStride, weight: vertical.weights[w], count: sourceRow)
                     sourceY += 1
                   }
-                  let rowOut = out.baseAddress! + y * newWidth * c
+                  let rowOut = out.baseAddress! + outY * newWidth * c
                   for x in 0..<newWidth {
                     let first = offsets[x]
                     let count = offsets[x + 1] - first

@@ -65,10 +65,24 @@ public struct Bitmap: Sendable, Equatable {
     self.init(width: width, height: height, format: format, pixels: pixels)
   }
 
+  /// The buffer, leaving an empty one behind, so that the caller holds its only reference and
+  /// can pass it as `recycling` storage without a copy.
+  static func take(_ buffer: inout [UInt8]) -> [UInt8] {
+    var taken: [UInt8] = []
+    swap(&taken, &buffer)
+    return taken
+  }
+
   /// Luma (BT.601 weights, integer arithmetic), or self when already grey.
   public func grayscale() -> Bitmap {
+    grayscale(recycling: [])
+  }
+
+  /// `grayscale()` written into `storage` when a copy is made (see
+  /// `init(width:height:format:recycling:initializingWith:)`).
+  public func grayscale(recycling storage: consuming [UInt8]) -> Bitmap {
     if format == .gray { return self }
-    return Bitmap(width: width, height: height, format: .gray) { out in
+    return Bitmap(width: width, height: height, format: .gray, recycling: storage) { out in
       pixels.withUnsafeBufferPointer { rgb in
         for i in 0..<pixelCount {
           let r = UInt32(rgb[3 * i]), g = UInt32(rgb[3 * i + 1]), b = UInt32(rgb[3 * i + 2])

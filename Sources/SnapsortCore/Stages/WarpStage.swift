@@ -27,10 +27,13 @@ public final class WarpStage: Stage {
 
   private let options: Options
   private let zbar: ZBarScanner
+  /// This worker's buffers, reused from photo to photo (see `Bitmap.warped(…reductionBuffer:)`).
+  private var reductionBuffer: [UInt8] = []
+  private var grayBuffer: [UInt8] = []
 
   public init(options: Options, context: StageContext) throws {
     self.options = options
-    self.zbar = try ZBarScanner(testInverted: true)
+    self.zbar = try ZBarScanner(testInverted: true, scanDensity: 2)
   }
 
   public func process(_ item: PhotoItem) throws {
@@ -40,7 +43,10 @@ public final class WarpStage: Stage {
     let vertical = Quad.distance(quad[1], quad[2]) + Quad.distance(quad[3], quad[0])
     if vertical > horizontal && !item.cardQuadIsFinal { quad = Array(quad[3...] + quad[..<3]) }
     let full = try item.fullImage()
-    guard var crop = full.warped(quad: quad, width: options.width, height: options.height) else {
+    guard
+      var crop = full.warped(
+        quad: quad, width: options.width, height: options.height, reductionBuffer: &reductionBuffer)
+    else {
       throw StageFailure("the card's corners do not form a usable quadrilateral")
     }
     if !item.cardQuadIsFinal && isUpsideDown(crop) {
@@ -65,7 +71,9 @@ public final class WarpStage: Stage {
   /// A barcode read upside down says the card is; without one, the layout (a chip, a code
   /// panel) may; else the crop is kept as detected.
   private func isUpsideDown(_ crop: Bitmap) -> Bool {
-    let votes = zbar.scan(crop.grayscale()).map(\.orientation)
+    let gray = crop.grayscale(recycling: Bitmap.take(&grayBuffer))
+    let votes = zbar.scan(gray).map(\.orientation)
+    grayBuffer = gray.pixels
     let down = votes.filter { $0 == 2 }.count
     let up = votes.filter { $0 == 0 }.count
     if down != up { return down > up }
