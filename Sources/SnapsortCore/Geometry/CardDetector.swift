@@ -6,8 +6,9 @@ import Foundation
 /// found by a Hough transform on a reduced copy; pairs of roughly parallel lines are
 /// combined into quadrilaterals, which are ranked by how much of each side edges cover (one side
 /// may be half hidden by a thumb), whether the lines stop at the corners (a card's sides do; tile
-/// joints and table edges run on), the aspect after undoing the perspective, the area and the
-/// contrast across the border. The winner's sides are re-fitted to sub-pixel edge positions on
+/// joints and table edges run on), the aspect after undoing the perspective, the area, the
+/// contrast across the border and a mild preference for the middle of the frame; a nearly as good
+/// quad around the winner (the card around its code panel) replaces it. The winner's sides are re-fitted to sub-pixel edge positions on
 /// the full analysis image. Rounded corners do not matter: the corners are where the straight
 /// sides meet.
 public struct CardDetector: Sendable {

@@ -5,7 +5,7 @@ import Foundation
 public final class CardDetectStage: Stage {
   public static let name = "detect_card"
   public static let summary =
-    "Find the card's corners (ID-1 aspect prior, Hough lines, edge support, sub-pixel refit; exact pixel steps in screenshots)"
+    "Find the card's corners (ID-1 aspect prior, Hough lines, edge support, centrality, the card around its code panel, sub-pixel refit; exact pixel steps in screenshots)"
 
   public struct Options: StageOptions, Equatable {
     /// Longest side of the reduced copy that lines are searched on.
