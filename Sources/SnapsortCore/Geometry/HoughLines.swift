@@ -40,8 +40,6 @@ struct HoughLines {
     /// times per image: a copy of it retains no array.
     var equation: Equation { Equation(c: c, s: s, rho: rho) }
 
-    func intersection(_ other: Line) -> Point? { equation.intersection(other.equation) }
-
     /// Uncovered stretches at least `minimum` long between positions `a` and `b`.
     func gaps(from a: Double, to b: Double, minimum: Double) -> Int {
       let lo = max(0, min(covered.count - 1, Int(min(a, b).rounded()) + offset))

@@ -49,7 +49,7 @@ public struct IssuerTrainer: Sendable {
   /// Pair features (without the relative ones) of every card against every catalog issuer,
   /// computed on `workers` threads.
   static func pairRows(_ cards: [LabelledCard], prepared: [PreparedIssuer], workers: Int) -> [[[Double]]] {
-    let store = UnsafeRowStore(count: cards.count)
+    let store = Slots<[[Double]]>(count: cards.count)
     let chunks = max(1, workers)
     DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
       var index = chunk
@@ -58,7 +58,7 @@ public struct IssuerTrainer: Sendable {
         index += chunks
       }
     }
-    return store.values
+    return store.values.map { $0 ?? [] }
   }
 
   /// An example whose candidates are all catalog issuers except `excluded`: relative features
@@ -168,7 +168,7 @@ public struct IssuerTrainer: Sendable {
     // identical whatever the number of workers.
     let chunks = Self.gradientChunks
     for step in 1...iterations {
-      let partials = GradientStore(chunks: chunks, size: f + g)
+      let partials = Slots<[Double]>(count: chunks)
       let current = params
       DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
         var grad = [Double](repeating: 0, count: f + g)
@@ -179,7 +179,9 @@ public struct IssuerTrainer: Sendable {
         }
         partials.set(chunk, grad)
       }
-      let grad = partials.sum()
+      // Summed chunk by chunk in chunk order, so the sum does not depend on which thread ran what.
+      var grad = [Double](repeating: 0, count: f + g)
+      for partial in partials.values { for k in grad.indices { grad[k] += partial?[k] ?? 0 } }
       for k in 0..<(f + g) {
         var gk = grad[k] / totalWeight
         if k != f { gk += l2 * params[k] }  // the null bias is not penalised
@@ -303,21 +305,6 @@ public struct IssuerTrainer: Sendable {
   }
 }
 
-/// Rows written by concurrent workers, each to its own index.
-final class UnsafeRowStore: @unchecked Sendable {
-  // Confinement: every index is written by exactly one worker, and `values` is read only after
-  // `concurrentPerform` has returned; the lock guards the array's storage itself.
-  private var rows: [[[Double]]]
-  private let lock = NSLock()
-  init(count: Int) { rows = Array(repeating: [], count: count) }
-  func set(_ index: Int, _ row: [[Double]]) {
-    lock.lock()
-    rows[index] = row
-    lock.unlock()
-  }
-  var values: [[[Double]]] { lock.withLock { rows } }
-}
-
 /// Values written by concurrent tasks, each to its own slot.
 final class Slots<Value>: @unchecked Sendable {
   // Confinement: each slot is written once by its own task, under the lock, and read after
@@ -327,22 +314,4 @@ final class Slots<Value>: @unchecked Sendable {
   init(count: Int) { slots = Array(repeating: nil, count: count) }
   func set(_ index: Int, _ value: Value) { lock.withLock { slots[index] = value } }
   var values: [Value?] { lock.withLock { slots } }
-}
-
-/// Per-worker partial gradients, summed after the workers finish.
-final class GradientStore: @unchecked Sendable {
-  // Confinement: each chunk index is written once by its own worker, under the lock.
-  private var partials: [[Double]]
-  private let lock = NSLock()
-  init(chunks: Int, size: Int) {
-    partials = Array(repeating: Array(repeating: 0, count: size), count: chunks)
-  }
-  func set(_ chunk: Int, _ grad: [Double]) { lock.withLock { partials[chunk] = grad } }
-  func sum() -> [Double] {
-    lock.withLock {
-      var total = [Double](repeating: 0, count: partials.first?.count ?? 0)
-      for grad in partials { for k in total.indices { total[k] += grad[k] } }
-      return total
-    }
-  }
 }

@@ -91,12 +91,11 @@ public final class OCRStage: Stage {
     // coloured card into a dark halo, and tesseract's layout analysis then lost every line of
     // clean type elsewhere (`Etos`, white on green, read as `mee INA`). The plain grey page reads
     // those; flattening is kept first because it reads what plain grey cannot (white on orange).
-    if options.plainReread && !result.timedOut
-      && Self.legibleCharacters(result) < options.plainRereadBelow
-    {
+    let legible = Self.legibleCharacters(result)
+    if options.plainReread && !result.timedOut && legible < options.plainRereadBelow {
       let elapsed = Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
       let second = read(plain, isCardCrop: item.cardCrop != nil, deadline: deadline - elapsed)
-      if !second.timedOut && Self.legibleCharacters(second) > Self.legibleCharacters(result) {
+      if !second.timedOut && Self.legibleCharacters(second) > legible {
         result = second
         gray = plain
       }

@@ -87,8 +87,7 @@ public final class ReceiptWarpStage: Stage {
     // The pitch sets the scale; the row height caps it, because the pitch's autocorrelation
     // can peak at a fraction of the true spacing and blow the text up 2× (slower and read worse).
     // Rows measured small are not blown up: low-resolution scans read better as they are.
-    let byPitch = pitch.map { Double(options.linePitch) / $0 } ?? 1
-    var scale = byPitch
+    var scale = pitch.map { Double(options.linePitch) / $0 } ?? 1
     if options.rowHeight > 0, let rowHeight { scale = min(scale, Double(options.rowHeight) / rowHeight) }
     scale = min(scale, (Double(options.maxPixels) / (naturalWidth * naturalHeight)).squareRoot())
     scale = max(0.25, min(3, scale))
