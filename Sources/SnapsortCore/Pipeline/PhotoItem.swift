@@ -43,8 +43,17 @@ public final class PhotoItem {
   public var barcodes: [BarcodeRecord] = []
   /// Lines OCR recognised, for stages after OCR (issuer, receipt fields).
   public var textLines: [TextLine] = []
-  /// The flattened receipt, when a receipt geometry stage produced one.
-  public var receiptImage: Bitmap?
+  /// The flattened receipt binarised, when a receipt geometry stage produced one.
+  public var receiptImage: Bitmap? {
+    if let binarised = receiptBinarised { return binarised }
+    receiptBinarised = receiptBinariser?()
+    receiptBinariser = nil
+    return receiptBinarised
+  }
+  private var receiptBinarised: Bitmap?
+  /// Binarises the flattened receipt when `receiptImage` is first asked for: a reading that
+  /// never needs it (the grey one read well) should not pay for it.
+  public var receiptBinariser: (() -> Bitmap)?
   /// The flattened receipt in grey with its contrast stretched, for faint print that
   /// binarisation breaks apart.
   public var receiptGray: Bitmap?
@@ -74,7 +83,8 @@ public final class PhotoItem {
     full = nil
     analysis = nil
     cardCrop = nil
-    receiptImage = nil
+    receiptBinarised = nil
+    receiptBinariser = nil
     receiptGray = nil
     fullImageLoader = nil
   }

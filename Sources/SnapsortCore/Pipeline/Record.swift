@@ -225,11 +225,18 @@ public struct CardRecord: Codable, Sendable, Equatable {
 public struct ReceiptField: Codable, Sendable, Equatable {
   public var value: String
   public var confidence: Double
+  /// Index of the source line in the record's `text`; nil when the field came from another
+  /// reading of the receipt than the one `text` holds.
   public var line: Int?
-  public init(value: String, confidence: Double, line: Int?) {
+  /// The other reading the field came from (`grey`, `binarised`), and its source line's text.
+  public var reading: String?
+  public var source: String?
+  public init(value: String, confidence: Double, line: Int?, reading: String? = nil, source: String? = nil) {
     self.value = value
     self.confidence = confidence
     self.line = line
+    self.reading = reading
+    self.source = source
   }
 }
 

@@ -117,7 +117,8 @@ public enum ReceiptDate {
       let o = match
       let lower = text.distance(from: text.startIndex, to: match.range.lowerBound)
       let upper = text.distance(from: text.startIndex, to: match.range.upperBound)
-      if amounts.contains(where: { $0.overlaps(lower..<upper) }) { continue }
+      // An "amount" that the date's year follows ("08. 03-17") is its day and month.
+      if amounts.contains(where: { $0.overlaps(lower..<upper) && $0.upperBound >= upper }) { continue }
       addDayAndMonth(
         Int(o[1]!)!, Int(o[3]!)!, year: year(o[4]!), separator: o[2], repaired: false,
         at: match.range.lowerBound)

@@ -93,18 +93,24 @@ public struct ReceiptExtractor: Sendable {
       }
     }
     receipt.fields = fields
+    receipt.confidence = Self.overallConfidence(fields: fields, checks: checks)
+    receipt.text = rows.map { row in
+      TextLine(
+        text: row.text, box: row.box.map { $0.rounded() }, confidence: (row.confidence * 10).rounded() / 10)
+    }
+    return receipt
+  }
+
+  /// The record's confidence: the mean of merchant's, date's and total's, raised when the
+  /// amounts add up and lowered for each check that fails.
+  static func overallConfidence(fields: [String: ReceiptField], checks: ReceiptChecks) -> Double {
     let core = ["merchant", "date", "total"].map { fields[$0]?.confidence ?? 0 }
     var confidence = core.reduce(0, +) / 3
     if checks.totalsConsistent == true || checks.itemsMatchSubtotal == true {
       confidence = min(1, confidence + 0.1)
     }
     confidence -= 0.15 * Double(checks.problems.count)
-    receipt.confidence = (max(0, confidence) * 100).rounded() / 100
-    receipt.text = rows.map { row in
-      TextLine(
-        text: row.text, box: row.box.map { $0.rounded() }, confidence: (row.confidence * 10).rounded() / 10)
-    }
-    return receipt
+    return (max(0, confidence) * 100).rounded() / 100
   }
 
   static func prepare(index: Int, text: String, confidence: Double) -> Line {
@@ -288,7 +294,7 @@ public struct ReceiptExtractor: Sendable {
     "cashier",
     "date", "datum", "open", "offnungszeiten", "hours", "reg no", "company no", "co no", "simplified",
     "kassenbon", "rechnung", "paragon", "fiskalny", "ticket", "scontrino", "thank", "danke", "vielen",
-    "kundenbeleg", "bon", "member", "table", "server", "order",
+    "kundenbeleg", "quittung", "beleg", "bon", "member", "table", "server", "order",
   ]
   static let streetWords = [
     "jalan", "jln", "street", "st", "road", "rd", "avenue", "ave", "strasse", "str", "weg", "platz",

@@ -96,6 +96,147 @@ public enum ReceiptImaging {
     return copy
   }
 
+  /// Each pixel divided by the paper's brightness around it: the shading of a photo (a shadow,
+  /// a lamp's falloff, a curl) and dark surroundings beyond the paper turn white, and print keeps
+  /// its grey edges. The paper's brightness is the brightest pixel of `block`-sized blocks,
+  /// widened by a block on every side so a block inside a bold word still sees paper, and
+  /// interpolated between block centres.
+  ///
+  /// Tesseract thresholds a grey page globally (Otsu): on an evenly lit scan grey reads better
+  /// than any binarisation of ours, but under a shadow a global threshold loses whole lines.
+  public static func evenlyLit(_ gray: Bitmap, block: Int) -> Bitmap {
+    precondition(gray.format == .gray)
+    let w = gray.width, h = gray.height, block = max(2, block)
+    let gw = (w + block - 1) / block, gh = (h + block - 1) / block
+    var maxima = [Int](repeating: 0, count: gw * gh)
+    gray.pixels.withUnsafeBufferPointer { p in
+      for y in 0..<h {
+        let row = (y / block) * gw
+        for x in 0..<w {
+          let cell = row + x / block
+          let v = Int(p[y * w + x])
+          if v > maxima[cell] { maxima[cell] = v }
+        }
+      }
+    }
+    var paper = maxima
+    for gy in 0..<gh {
+      for gx in 0..<gw {
+        var best = 0
+        for ny in max(0, gy - 1)...min(gh - 1, gy + 1) {
+          for nx in max(0, gx - 1)...min(gw - 1, gx + 1) { best = max(best, maxima[ny * gw + nx]) }
+        }
+        paper[gy * gw + gx] = max(best, 1)
+      }
+    }
+    // Bilinear between block centres, in fixed point (8 fractional bits); columns' cells and
+    // weights are the same on every row.
+    func cells(_ n: Int, _ count: Int) -> (low: [Int], high: [Int], weight: [Int]) {
+      var low = [Int](repeating: 0, count: n), high = low, weight = low
+      for i in 0..<n {
+        let f = max(0, min(Double(count - 1), (Double(i) + 0.5) / Double(block) - 0.5))
+        low[i] = Int(f)
+        high[i] = min(count - 1, low[i] + 1)
+        weight[i] = Int((f - Double(low[i])) * 256)
+      }
+      return (low, high, weight)
+    }
+    let columns = cells(w, gw), rows = cells(h, gh)
+    var background = [Int](repeating: 0, count: w)
+    return Bitmap(width: w, height: h, format: .gray) { out in
+      gray.pixels.withUnsafeBufferPointer { p in
+        for y in 0..<h {
+          let top = rows.low[y] * gw, bottom = rows.high[y] * gw, wy = rows.weight[y]
+          for x in 0..<w {
+            let x0 = columns.low[x], x1 = columns.high[x], wx = columns.weight[x]
+            let upper = paper[top + x0] * (256 - wx) + paper[top + x1] * wx
+            let lower = paper[bottom + x0] * (256 - wx) + paper[bottom + x1] * wx
+            background[x] = max(1, (upper * (256 - wy) + lower * wy) >> 16)
+          }
+          let row = y * w
+          for x in 0..<w {
+            out[row + x] = UInt8(min(255, Int(p[row + x]) * 255 / background[x]))
+          }
+        }
+      }
+    }
+  }
+
+  /// Paints the large dark regions that touch the image's edge in the paper's grey: a scanner's
+  /// black lid beyond a torn or narrow receipt, a table at a scan's edge. They are no print, and
+  /// left in they set the darkest percentiles the contrast stretch works from and tesseract's own
+  /// threshold, which then reads faint print as nothing at all (SROIE's dot-matrix receipts).
+  /// A region is cleared only when it is larger than `minimumArea` pixels, so a glyph printed
+  /// against the edge stays. Returns how many pixels were painted.
+  @discardableResult
+  public static func clearDarkBorders(_ gray: inout Bitmap, minimumArea: Int) -> Int {
+    precondition(gray.format == .gray)
+    let w = gray.width, h = gray.height
+    guard w > 2, h > 2 else { return 0 }
+    var histogram = [Int](repeating: 0, count: 256)
+    for value in gray.pixels { histogram[Int(value)] += 1 }
+    var seen = 0, paper = 255
+    for value in 0..<256 {
+      seen += histogram[value]
+      if seen * 2 >= gray.pixelCount {
+        paper = value
+        break
+      }
+    }
+    // Below three quarters of the paper's grey: also the blurred rim between lid and paper.
+    let dark = UInt8(paper * 3 / 4)
+    var state = [UInt8](repeating: 0, count: w * h)  // 1 queued, 2 cleared
+    var painted = 0
+    gray.pixels.withUnsafeMutableBufferPointer { p in
+      var component: [Int] = []
+      var stack: [Int] = []
+      func visit(_ j: Int) {
+        if state[j] == 0 && p[j] < dark {
+          state[j] = 1
+          stack.append(j)
+        }
+      }
+      func flood(from start: Int) {
+        guard state[start] == 0, p[start] < dark else { return }
+        component.removeAll(keepingCapacity: true)
+        state[start] = 1
+        stack.append(start)
+        while let i = stack.popLast() {
+          component.append(i)
+          let x = i % w
+          if x > 0 { visit(i - 1) }
+          if x < w - 1 { visit(i + 1) }
+          if i >= w { visit(i - w) }
+          if i + w < w * h { visit(i + w) }
+        }
+        guard component.count >= minimumArea else { return }
+        // Two pixels around the region too: its anti-aliased rim would read as a rule.
+        for i in component {
+          let x = i % w, y = i / w
+          for dy in -2...2 where y + dy >= 0 && y + dy < h {
+            for dx in -2...2 where x + dx >= 0 && x + dx < w {
+              let j = (y + dy) * w + x + dx
+              if state[j] != 2 {
+                state[j] = 2
+                p[j] = UInt8(paper)
+                painted += 1
+              }
+            }
+          }
+        }
+      }
+      for x in 0..<w {
+        flood(from: x)
+        flood(from: (h - 1) * w + x)
+      }
+      for y in 0..<h {
+        flood(from: y * w)
+        flood(from: y * w + w - 1)
+      }
+    }
+    return painted
+  }
+
   // MARK: - Text rows
 
   /// Count of ink pixels (value < 128) per row.

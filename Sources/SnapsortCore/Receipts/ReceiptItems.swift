@@ -9,8 +9,9 @@ enum ReceiptItems {
     var amount: Money
   }
 
+  /// A "2" that OCR read as the letter it resembles ("Z x 3,20") still counts as a quantity.
   static let quantityPattern = TextPattern(
-    #"(?i)(?<![\d.,])(\d{1,4}(?:[.,]\d{1,3})?)\s*(kg|g|l|szt\.?|stk\.?|st\.?|pcs?\.?|ea|шт\.?)?\s*[xX×*]\s*(-?\d{1,5}[.,]\s?\d{2})(?!\d)"#
+    #"(?i)(?<![\d.,])(\d{1,4}(?:[.,]\d{1,3})?|(?<!\p{L})Z)\s*(kg|g|l|szt\.?|stk\.?|st\.?|pcs?\.?|ea|шт\.?)?\s*[xX×*]\s*(-?\d{1,5}[.,]\s?\d{2})(?!\d)"#
   )
 
   /// A quantity and unit price in `text`, with the text before them.
@@ -23,7 +24,8 @@ enum ReceiptItems {
     else { return nil }
     let before = String(text[..<match.range.lowerBound])
     let after = String(text[match.range.upperBound...])
-    return (quantity.replacingOccurrences(of: ",", with: "."), unitPrice, before, after)
+    let digits = quantity.uppercased() == "Z" ? "2" : quantity.replacingOccurrences(of: ",", with: ".")
+    return (digits, unitPrice, before, after)
   }
 
   static func items(_ lines: [ReceiptExtractor.Line], end: Int) -> [Item] {

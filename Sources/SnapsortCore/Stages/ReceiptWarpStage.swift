@@ -3,7 +3,8 @@ import Foundation
 /// Finds the receipt's paper on the analysis copy, warps it flat and upright from the
 /// full-resolution image (a scan that is all paper passes through), deskews it, scales it so
 /// printed lines are `line_pitch` pixels apart (rows at most `row_height` high), and binarises
-/// it with Sauvola's threshold for faded thermal print. Writes `PhotoItem.receiptImage` and `receipt.quad`.
+/// it with Sauvola's threshold for faded thermal print, when that image is first read. Writes
+/// `PhotoItem.receiptGray`, `PhotoItem.receiptImage` and `receipt.quad`.
 public final class ReceiptWarpStage: Stage {
   public static let name = "receipt_warp"
   public static let summary =
@@ -19,6 +20,9 @@ public final class ReceiptWarpStage: Stage {
     /// Sauvola's k: higher drops more faint marks (show-through of the back side), lower keeps
     /// more faint print.
     public var sauvolaK: Double = 0.3
+    /// Divide the grey image by the paper's local brightness before it is read, so shadows and
+    /// dark surroundings do not defeat tesseract's global threshold.
+    public var evenLighting: Bool = true
     /// The flattened receipt is never made larger than this many pixels.
     public var maxPixels: Int = 16_000_000
     public init() {}
@@ -92,12 +96,16 @@ public final class ReceiptWarpStage: Stage {
     scale = min(scale, (Double(options.maxPixels) / (naturalWidth * naturalHeight)).squareRoot())
     scale = max(0.25, min(3, scale))
     let width = max(16, Int(naturalWidth * scale)), height = max(16, Int(naturalHeight * scale))
-    guard let flat = gray.warped(quad: quad, width: width, height: height) else {
+    guard var flat = gray.warped(quad: quad, width: width, height: height) else {
       throw StageFailure("the receipt outline is degenerate")
     }
+    // A glyph against the edge is smaller than two lines' square; a scanner's lid is not.
+    ReceiptImaging.clearDarkBorders(&flat, minimumArea: 2 * options.linePitch * options.linePitch)
     let radius = max(8, Int(Double(options.linePitch) * 0.3))
-    item.receiptImage = ReceiptImaging.sauvola(flat, radius: radius, k: options.sauvolaK)
-    item.receiptGray = ReceiptImaging.stretched(flat)
+    let k = options.sauvolaK
+    item.receiptBinariser = { ReceiptImaging.sauvola(flat, radius: radius, k: k) }
+    item.receiptGray = ReceiptImaging.stretched(
+      options.evenLighting ? ReceiptImaging.evenlyLit(flat, block: options.linePitch / 2) : flat)
     var receipt = item.record.receipt ?? ReceiptRecord()
     receipt.quad = quad.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }
     receipt.skew = (angle * 100).rounded() / 100

@@ -60,17 +60,7 @@ final class ReceiptTextTests: XCTestCase {
   }
 
   /// Rows as the line builder would give them, one word per token on a 40-pixel grid.
-  private func rows(_ texts: [String]) -> [ReceiptLine] {
-    texts.enumerated().map { index, text in
-      var x = 0.0
-      let words = text.split(separator: " ").map { token -> TesseractEngine.Item in
-        defer { x += Double(token.count + 1) * 20 }
-        return TesseractEngine.Item(
-          text: String(token), box: [x, Double(index) * 40, Double(token.count) * 20, 30], confidence: 90)
-      }
-      return ReceiptLine(words: words)
-    }
-  }
+  private func rows(_ texts: [String]) -> [ReceiptLine] { receiptRows(texts) }
 
   func testEnglishReceiptWithSplitItemSavingsTaxAndChecks() {
     let receipt = ReceiptExtractor().extract(

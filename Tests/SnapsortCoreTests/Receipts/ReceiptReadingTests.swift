@@ -1,0 +1,87 @@
+import XCTest
+
+@testable import SnapsortCore
+
+/// Two readings of one receipt fused into one record, and the grey image's preparation:
+/// dark borders cleared, uneven lighting divided out.
+final class ReceiptReadingTests: XCTestCase {
+  private func rows(_ texts: [String]) -> [ReceiptLine] { receiptRows(texts) }
+
+  private func reading(_ name: String, _ lines: [String], readability: Double) -> ReceiptReading {
+    ReceiptReading(name: name, receipt: ReceiptExtractor().extract(rows(lines)), readability: readability)
+  }
+
+  func testTheMostReadablePageKeepsItsFieldsAndTheOtherFillsWhatItMissed() {
+    let grey = reading("grey", ["SHOP SDN BHD", "Date: 12/02/2018", "TOTAL RM 9.00"], readability: 300)
+    let binarised = reading(
+      "binarised", ["SHOP SDN BHD", "Date: 12/02/2016", "TOTAL RM 9.00"], readability: 200)
+    let fused = ReceiptReading.fuse([grey, binarised])
+    XCTAssertEqual(fused.imageVariant, "grey")
+    XCTAssertEqual(fused.date, "2018-02-12", "the base reading keeps its date against a surer-looking one")
+    XCTAssertEqual(fused.total, "9.00")
+    // Two readings agreeing on the total make it surer.
+    XCTAssertGreaterThan(fused.fields!["total"]!.confidence, grey.receipt.fields!["total"]!.confidence)
+
+    let withoutDate = reading("grey", ["SHOP SDN BHD", "Dat 1Z/OZ", "TOTAL RM 9.00"], readability: 300)
+    let filled = ReceiptReading.fuse([withoutDate, binarised])
+    XCTAssertEqual(filled.date, "2016-02-12")
+    XCTAssertEqual(filled.fields?["date"]?.reading, "binarised")
+    XCTAssertEqual(filled.fields?["date"]?.source, "Date: 12/02/2016")
+    XCTAssertNil(filled.fields?["date"]?.line, "the line index would point into the other reading's text")
+  }
+
+  func testItemsComeFromTheReadingWhoseAmountsAddUp() {
+    let misread = reading(
+      "grey", ["SHOP", "Date: 12/02/2018", "Tea 2.07", "Milk 2.30", "SUBTOTAL 5.27", "TOTAL 5.27"],
+      readability: 300)
+    let right = reading(
+      "binarised", ["SHOP", "Date: 12/02/2018", "Tea 2.97", "Milk 2.30", "SUBTOTAL 5.27", "TOTAL 5.27"],
+      readability: 250)
+    XCTAssertEqual(misread.receipt.checks?.problems.isEmpty, false)
+    let fused = ReceiptReading.fuse([misread, right])
+    XCTAssertEqual(fused.items.map(\.amount), ["2.97", "2.30"])
+    XCTAssertEqual(fused.checks?.problems, [])
+    XCTAssertEqual(fused.imageVariant, "grey")
+  }
+
+  func testAQuantityReadAsZAndADateWithMixedSeparators() throws {
+    let q = try XCTUnwrap(ReceiptItems.quantity(in: "Z x 3,20 6,40"))
+    XCTAssertEqual(q.quantity, "2")
+    XCTAssertNil(ReceiptItems.quantity(in: "SIZ x 3,20"), "a Z inside a word is a letter")
+    XCTAssertEqual(ReceiptDate.dates(in: "08. 03-17 13:42 SHO1 BO28").first?.iso, "2017-03-08")
+    // A quantity and a price spaced like a date are still not one.
+    XCTAssertNil(ReceiptDate.dates(in: "2 X 0. 20 0.40 ZRL").first)
+  }
+
+  func testDarkBordersAreClearedButPrintAgainstTheEdgeStays() {
+    // Paper (230) with a black band along the top (a scanner's lid) and a small dark glyph
+    // touching the left edge further down.
+    var pixels = [UInt8](repeating: 230, count: 200 * 300)
+    for y in 0..<30 { for x in 0..<200 { pixels[y * 200 + x] = 10 } }
+    for y in 150..<165 { for x in 0..<8 { pixels[y * 200 + x] = 20 } }
+    var image = Bitmap(width: 200, height: 300, format: .gray, pixels: pixels)
+    let painted = ReceiptImaging.clearDarkBorders(&image, minimumArea: 500)
+    XCTAssertGreaterThanOrEqual(painted, 200 * 30)
+    XCTAssertEqual(image.pixels[10 * 200 + 100], 230)
+    XCTAssertEqual(image.pixels[31 * 200 + 100], 230, "the band's rim is cleared too")
+    XCTAssertEqual(image.pixels[155 * 200 + 3], 20, "a region smaller than the minimum stays")
+    XCTAssertEqual(image.pixels[200 * 200 + 100], 230)
+  }
+
+  func testEvenLightingTurnsAShadowWhiteAndKeepsPrintDark() {
+    // Paper brightening from 120 (a shadow) on the left to 240 on the right, with a dark
+    // stroke (half the paper's brightness) in the shadow and one in the light.
+    let w = 400, h = 100
+    var pixels = [UInt8](repeating: 0, count: w * h)
+    for y in 0..<h { for x in 0..<w { pixels[y * w + x] = UInt8(120 + 120 * x / (w - 1)) } }
+    for y in 40..<60 {
+      for x in 50..<54 { pixels[y * w + x] = pixels[y * w + x] / 2 }
+      for x in 350..<354 { pixels[y * w + x] = pixels[y * w + x] / 2 }
+    }
+    let even = ReceiptImaging.evenlyLit(Bitmap(width: w, height: h, format: .gray, pixels: pixels), block: 20)
+    XCTAssertGreaterThan(even.pixels[10 * w + 20], 235, "the shadowed paper is white")
+    XCTAssertGreaterThan(even.pixels[10 * w + 380], 235)
+    XCTAssertLessThan(even.pixels[50 * w + 51], 150, "print in the shadow stays dark")
+    XCTAssertLessThan(even.pixels[50 * w + 351], 150)
+  }
+}
