@@ -112,10 +112,10 @@ public enum ReceiptImaging {
     gray.pixels.withUnsafeBufferPointer { p in
       for y in 0..<h {
         let row = (y / block) * gw
-        for x in 0..<w {
-          let cell = row + x / block
-          let v = Int(p[y * w + x])
-          if v > maxima[cell] { maxima[cell] = v }
+        for cell in 0..<gw {
+          var brightest = UInt8(0)
+          for x in (cell * block)..<min(w, cell * block + block) { brightest = max(brightest, p[y * w + x]) }
+          maxima[row + cell] = max(maxima[row + cell], Int(brightest))
         }
       }
     }
@@ -142,7 +142,7 @@ public enum ReceiptImaging {
       return (low, high, weight)
     }
     let columns = cells(w, gw), rows = cells(h, gh)
-    var background = [Int](repeating: 0, count: w)
+    var gain = [Int](repeating: 0, count: w)
     return Bitmap(width: w, height: h, format: .gray) { out in
       gray.pixels.withUnsafeBufferPointer { p in
         for y in 0..<h {
@@ -151,11 +151,12 @@ public enum ReceiptImaging {
             let x0 = columns.low[x], x1 = columns.high[x], wx = columns.weight[x]
             let upper = paper[top + x0] * (256 - wx) + paper[top + x1] * wx
             let lower = paper[bottom + x0] * (256 - wx) + paper[bottom + x1] * wx
-            background[x] = max(1, (upper * (256 - wy) + lower * wy) >> 16)
+            // 255 / background in 16 fractional bits: a multiply per pixel, not a division.
+            gain[x] = (255 << 16) / max(1, (upper * (256 - wy) + lower * wy) >> 16)
           }
           let row = y * w
           for x in 0..<w {
-            out[row + x] = UInt8(min(255, Int(p[row + x]) * 255 / background[x]))
+            out[row + x] = UInt8(min(255, (Int(p[row + x]) * gain[x]) >> 16))
           }
         }
       }
