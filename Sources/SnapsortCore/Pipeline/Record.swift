@@ -228,7 +228,8 @@ public struct ReceiptField: Codable, Sendable, Equatable {
   /// Index of the source line in the record's `text`; nil when the field came from another
   /// reading of the receipt than the one `text` holds.
   public var line: Int?
-  /// The other reading the field came from (`grey`, `binarised`), and its source line's text.
+  /// The other reading the field came from (`grey`, `binarised`, or `line`: its source line read
+  /// again on its own), and its source line's text.
   public var reading: String?
   public var source: String?
   public init(value: String, confidence: Double, line: Int?, reading: String? = nil, source: String? = nil) {

@@ -52,8 +52,9 @@ public enum ReceiptDate {
 
   private static let isoPattern = TextPattern(
     #"(?<!\d)(20\d{2}|19\d{2})\s?[-./]\s?(\d{1,2})\s?[-./]\s?(\d{1,2})(?!\d)"#)
+  /// Not after a colon: "09:49 - 27/06/18" is a time, then the date.
   private static let numericPattern = TextPattern(
-    #"(?<![\d.,])(\d{1,2})\s?([-./])\s?(\d{1,2})\s?[-./]\s?(\d{4}|\d{2})(?![\d]|[.,]\d)"#)
+    #"(?<![\d.,:])(\d{1,2})\s?([-./])\s?(\d{1,2})\s?[-./]\s?(\d{4}|\d{2})(?![\d]|[.,]\d)"#)
   private static let namedPattern = TextPattern(
     #"(?<!\d)(\d{1,2})\.?[\s-]*([A-Za-zÀ-ÿĄ-žА-яЁёІіЇїЄєҐґ]{3,12})\.?[\s,-]*(\d{4}|\d{2})(?!\d)"#)
   private static let namedFirstPattern = TextPattern(
@@ -119,9 +120,14 @@ public enum ReceiptDate {
       let upper = text.distance(from: text.startIndex, to: match.range.upperBound)
       // An "amount" that the date's year follows ("08. 03-17") is its day and month.
       if amounts.contains(where: { $0.overlaps(lower..<upper) && $0.upperBound >= upper }) { continue }
-      addDayAndMonth(
-        Int(o[1]!)!, Int(o[3]!)!, year: year(o[4]!), separator: o[2], repaired: false,
-        at: match.range.lowerBound)
+      let a = Int(o[1]!)!, b = Int(o[3]!)!
+      if a > 12, (13...19).contains(b) {
+        // No month is 13-19: the "0" of "08" read as "1" ("14-18-17").
+        addDayAndMonth(
+          a, b - 10, year: year(o[4]!), separator: o[2], repaired: true, at: match.range.lowerBound)
+        continue
+      }
+      addDayAndMonth(a, b, year: year(o[4]!), separator: o[2], repaired: false, at: match.range.lowerBound)
     }
     if found.isEmpty {
       // Capture groups of the day (or month), the separator, the month (or day) and the year.

@@ -376,6 +376,14 @@ public struct ReceiptExtractor: Sendable {
 
   static func date(_ lines: [Line], monthFirst: Bool) -> Found<ReceiptDate.Found>? {
     var best: (score: Double, found: Found<ReceiptDate.Found>)?
+    // A date printed more than once (issued, then paid: "27/06/18 09:49 - 27/06/18 10:08") is
+    // surer than one OCR read once with a digit wrong ("27/06/16").
+    var printed: [String: Int] = [:]
+    for line in lines {
+      for date in ReceiptDate.dates(in: line.text, monthFirst: monthFirst) {
+        printed[date.iso, default: 0] += 1
+      }
+    }
     for line in lines {
       guard let date = ReceiptDate.dates(in: line.text, monthFirst: monthFirst).first else { continue }
       let labelled = ReceiptKeywords.containsAny(line.folded, ReceiptKeywords.dateLabels)
@@ -384,6 +392,7 @@ public struct ReceiptExtractor: Sendable {
       // A date read only by mending the text loses to one printed whole.
       if date.repaired { score -= 0.2 }
       if ReceiptDate.time(in: line.text) != nil { score += 0.05 }
+      score += 0.1 * Double(min(2, printed[date.iso, default: 1] - 1))
       // Earlier lines win ties: the receipt's own date comes before dates of offers and returns.
       score -= Double(line.index) * 0.002
       if best == nil || score > best!.score {

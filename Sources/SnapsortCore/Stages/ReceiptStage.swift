@@ -30,6 +30,9 @@ public final class ReceiptStage: Stage {
     /// Pages of at most this many pixels are read in the next image too when their amounts do not
     /// add up (items against subtotal, subtotal against total). 0 turns this off.
     public var recheckMaxPixels: Int = 6_000_000
+    /// Read the total's line again on its own, three ways, and take a value the second readings
+    /// agree on.
+    public var keyLineRereads: Bool = true
     /// The issuer catalog whose names the header is matched against.
     public var catalog: String = IssuerCatalog.bundledFileName
     public init() {}
@@ -81,6 +84,7 @@ public final class ReceiptStage: Stage {
     let engine = try self.engine ?? TesseractEngine(languages: options.languages)
     self.engine = engine
     var readings: [ReceiptReading] = []
+    var read: [String: Bitmap] = [:]
     var deadline = 0
     var timedOut = false
     for variant in images {
@@ -91,6 +95,7 @@ public final class ReceiptStage: Stage {
       let score = Self.readability(result.words)
       let receipt = extractor.extract(ReceiptLine.rows(from: result.words))
       readings.append(ReceiptReading(name: variant.name, receipt: receipt, readability: score.value))
+      read[variant.name] = image
       timedOut = timedOut || result.timedOut
       // A page that read confidently is not read again, nor one whose fields are all there: the
       // second reading costs as much again and rarely changes them. Faint dot-matrix print
@@ -105,6 +110,9 @@ public final class ReceiptStage: Stage {
     }
     guard !readings.isEmpty else { throw StageFailure("no time was left to read the receipt") }
     var receipt = ReceiptReading.fuse(readings)
+    if options.keyLineRereads, let variant = receipt.imageVariant, let page = read[variant] {
+      reread(&receipt, on: page, engine: engine)
+    }
     receipt.quad = item.record.receipt?.quad
     receipt.skew = item.record.receipt?.skew
     item.record.receipt = receipt
@@ -113,6 +121,52 @@ public final class ReceiptStage: Stage {
       item.record.notes =
         (item.record.notes ?? []) + ["receipt ocr timed out after \(deadline) ms; text may be incomplete"]
     }
+  }
+
+  /// Reads the total's source line again, cut out of the page read: grey or
+  /// binarised as the page was, at 3/4 of its scale and binarised anew, and replaces a value the
+  /// re-readings agree on against the page (`KeyLineVote`).
+  private func reread(_ receipt: inout ReceiptRecord, on page: Bitmap, engine: TesseractEngine) {
+    guard var fields = receipt.fields, let text = receipt.text else { return }
+    let monthFirst = receipt.currency == "USD"
+    var changed = false
+    for name in KeyLineVote.fields {
+      guard let field = fields[name], let index = field.line, index < text.count,
+        KeyLineVote.lineCarries(name, value: field.value, text: text[index].text, monthFirst: monthFirst)
+      else { continue }
+      let box = text[index].box
+      let pad = box[3] * 0.4
+      let x0 = max(0, Int(box[0] - 2 * pad)), y0 = max(0, Int(box[1] - pad))
+      let x1 = min(page.width, Int(box[0] + box[2] + 2 * pad)),
+        y1 = min(page.height, Int(box[1] + box[3] + pad))
+      guard x1 - x0 >= 8, y1 - y0 >= 8 else { continue }
+      let crop = page.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+      let smaller = crop.resized(width: max(8, crop.width * 3 / 4), height: max(8, crop.height * 3 / 4))
+      let binarised = ReceiptImaging.sauvola(crop, radius: max(8, Int(box[3] * 0.6)), k: 0.3)
+      let rereads = [crop, smaller, binarised].map { image in
+        KeyLineVote.value(
+          of: name,
+          in: engine.recognize(image, segmentation: .singleLine, deadline: 2_000).lines.map(\.text)
+            .joined(separator: " "), monthFirst: monthFirst)
+      }
+      let decided = KeyLineVote.decide(page: field.value, rereads: rereads)
+      guard decided != field.value else { continue }
+      fields[name] = ReceiptField(
+        value: decided, confidence: field.confidence, line: index, reading: "line",
+        source: text[index].text)
+      if name == "date" { receipt.date = decided } else { receipt.total = decided }
+      changed = changed || name == "total"
+    }
+    receipt.fields = fields
+    if changed {
+      let money = { (text: String?) in text.flatMap(Money.parse) }
+      receipt.checks = ReceiptConsistency.check(
+        items: receipt.items.compactMap { money($0.amount) }, subtotal: money(receipt.subtotal),
+        savings: money(receipt.savings), tax: money(receipt.tax), total: money(receipt.total))
+    }
+    receipt.confidence = ReceiptExtractor.overallConfidence(
+      fields: fields,
+      checks: receipt.checks ?? ReceiptChecks(itemsMatchSubtotal: nil, totalsConsistent: nil, problems: []))
   }
 
   /// Whether a reading found the merchant, the date and the total. A field found but doubted is

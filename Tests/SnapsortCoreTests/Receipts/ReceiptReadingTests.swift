@@ -85,3 +85,40 @@ final class ReceiptReadingTests: XCTestCase {
     XCTAssertLessThan(even.pixels[50 * w + 351], 150)
   }
 }
+
+final class KeyLineVoteTests: XCTestCase {
+  func testAValueChangesOnlyWhenTwoRereadingsAgreeAgainstThePage() {
+    XCTAssertEqual(KeyLineVote.decide(page: "14.85", rereads: ["14.65", "14.65", "14.85"]), "14.65")
+    XCTAssertEqual(KeyLineVote.decide(page: "14.85", rereads: ["14.65", nil, "14.85"]), "14.85")
+    XCTAssertEqual(KeyLineVote.decide(page: "14.85", rereads: ["14.65", "14.66", nil]), "14.85")
+    XCTAssertEqual(KeyLineVote.decide(page: "14.85", rereads: [nil, nil, nil]), "14.85")
+    XCTAssertEqual(KeyLineVote.value(of: "total", in: "Total RM 14.65", monthFirst: false), "14.65")
+    XCTAssertEqual(KeyLineVote.value(of: "total", in: "— -29.78", monthFirst: false), "29.78")
+    XCTAssertFalse(
+      KeyLineVote.lineCarries("total", value: "9.00", text: "TOTAL", monthFirst: false),
+      "a total printed on the next row is not re-read from its label's row")
+  }
+
+  func testADatePrintedTwiceOutvotesOneMisreadAndATimeIsNoDay() {
+    XCTAssertEqual(ReceiptDate.dates(in: "27/06/18 09:49 - 27/06/18 10:08").count, 2)
+    XCTAssertEqual(ReceiptDate.dates(in: "Os 11PH 566447 14-18-17").first?.iso, "2017-08-14")
+    XCTAssertEqual(ReceiptDate.dates(in: "Os 11PH 566447 14-18-17").first?.repaired, true)
+    XCTAssertNil(ReceiptDate.dates(in: "14-25-17").first)
+    let receipt = ReceiptExtractor().extract(
+      receiptRows(["SHOP", "27/06/16 10:08", "Tea 2.00", "27/06/18 09:49 - 27/06/18 10:08", "TOTAL 2.00"]))
+    XCTAssertEqual(receipt.date, "2018-06-27")
+  }
+
+  func testAnUprightScanIsResizedAndAnythingElseWarped() throws {
+    let pixels = (0..<(40 * 30)).map { UInt8($0 % 251) }
+    let image = Bitmap(width: 40, height: 30, format: .gray, pixels: pixels)
+    let whole = [Point(0, 0), Point(40, 0), Point(40, 30), Point(0, 30)]
+    XCTAssertEqual(
+      ReceiptWarpStage.flatten(image, quad: whole, width: 80, height: 60),
+      image.resized(width: 80, height: 60))
+    let tilted = [Point(1, 0), Point(40, 1), Point(39, 30), Point(0, 29)]
+    XCTAssertEqual(
+      ReceiptWarpStage.flatten(image, quad: tilted, width: 80, height: 60),
+      image.warped(quad: tilted, width: 80, height: 60))
+  }
+}

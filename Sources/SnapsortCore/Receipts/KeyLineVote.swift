@@ -1,0 +1,38 @@
+import Foundation
+
+/// Second opinions on the line a receipt's total was read from: the line cut out and
+/// read again on its own in other preparations, and a value replaced only when the new readings
+/// agree with each other against the page's reading. Misread digits ("14.85" for "14.65") depend on the pixels around them; an error the page reading made is
+/// rarely made the same way twice on a differently prepared crop.
+enum KeyLineVote {
+  /// The fields whose source lines are read again. Not the date: on the SROIE receipts its
+  /// re-read crops agreed on a wrong date (2073, a month 9 for 3) three times for one they mended.
+  static let fields = ["total"]
+
+  /// The value a re-read line gives for `field`, or nil.
+  static func value(of field: String, in text: String, monthFirst: Bool) -> String? {
+    switch field {
+    case "date": return ReceiptDate.dates(in: text, monthFirst: monthFirst).first?.iso
+    // Without its sign: a crop's padding can take in a rule above the line, read as a minus.
+    default: return Money.amounts(in: text).last.map { $0.money.magnitude.description }
+    }
+  }
+
+  /// Whether the page's value for `field` is what its source line itself says: a total taken from
+  /// a payment or the line below its label is not re-read from the label's line.
+  static func lineCarries(_ field: String, value: String, text: String, monthFirst: Bool) -> Bool {
+    Self.value(of: field, in: text, monthFirst: monthFirst) == value
+  }
+
+  /// The value to keep: the page's, unless at least two re-readings agree on another one and
+  /// more re-readings say it than say the page's value.
+  static func decide(page: String, rereads: [String?]) -> String {
+    var counts: [String: Int] = [:]
+    for case let value? in rereads { counts[value, default: 0] += 1 }
+    guard
+      let (best, votes) = counts.max(by: { ($0.value, $0.key) < ($1.value, $1.key) }),
+      best != page, votes >= 2, votes > counts[page, default: 0]
+    else { return page }
+    return best
+  }
+}
