@@ -111,7 +111,7 @@ public final class ReceiptStage: Stage {
     guard !readings.isEmpty else { throw StageFailure("no time was left to read the receipt") }
     var receipt = ReceiptReading.fuse(readings)
     if options.keyLineRereads, let variant = receipt.imageVariant, let page = read[variant] {
-      reread(&receipt, on: page, engine: engine)
+      reread(&receipt, on: page, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
     }
     receipt.quad = item.record.receipt?.quad
     receipt.skew = item.record.receipt?.skew
@@ -126,8 +126,9 @@ public final class ReceiptStage: Stage {
   /// Reads the total's source line again, cut out of the page read: grey or
   /// binarised as the page was, at 3/4 of its scale and binarised anew, and replaces a value the
   /// re-readings agree on against the page (`KeyLineVote`).
-  private func reread(_ receipt: inout ReceiptRecord, on page: Bitmap, engine: TesseractEngine) {
-    guard var fields = receipt.fields, let text = receipt.text else { return }
+  private func reread(_ receipt: inout ReceiptRecord, on page: Bitmap, engine: TesseractEngine, deadline: Int)
+  {
+    guard deadline > 0, var fields = receipt.fields, let text = receipt.text else { return }
     let monthFirst = receipt.currency == "USD"
     var changed = false
     for name in KeyLineVote.fields {
@@ -146,7 +147,7 @@ public final class ReceiptStage: Stage {
       let rereads = [crop, smaller, binarised].map { image in
         KeyLineVote.value(
           of: name,
-          in: engine.recognize(image, segmentation: .singleLine, deadline: 2_000).lines.map(\.text)
+          in: engine.recognize(image, segmentation: .singleLine, deadline: deadline).lines.map(\.text)
             .joined(separator: " "), monthFirst: monthFirst)
       }
       let decided = KeyLineVote.decide(page: field.value, rereads: rereads)
