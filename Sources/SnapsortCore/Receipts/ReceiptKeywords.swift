@@ -16,6 +16,8 @@ public enum ReceiptKeywords {
     ("summa", 2), ("итого", 2), ("разом", 2), ("всего", 2), ("сума", 2), ("gesamtbetrag", 2),
     ("endbetrag", 2), ("gesamt", 1), ("betrag", 1), ("importe", 1), ("importo", 1), ("montant", 1),
     ("amount", 1),
+    // Abbreviations tills print for the total: "TTL", and "TL:RM 28.60" (weakest: also a code).
+    ("ttl", 2), ("tl", 1),
   ]
 
   /// Lines with these are not the total even when they say "total" (nor is "TOTAL GST" without
