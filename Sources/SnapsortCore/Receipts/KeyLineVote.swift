@@ -5,23 +5,19 @@ import Foundation
 /// agree with each other against the page's reading. Misread digits ("14.85" for "14.65") depend on the pixels around them; an error the page reading made is
 /// rarely made the same way twice on a differently prepared crop.
 enum KeyLineVote {
-  /// The fields whose source lines are read again. Not the date: on the SROIE receipts its
-  /// re-read crops agreed on a wrong date (2073, a month 9 for 3) three times for one they mended.
-  static let fields = ["total"]
+  // Not the date: on the SROIE receipts its re-read crops agreed on a wrong date (2073, a month
+  // 9 for 3) three times for one they mended.
 
-  /// The value a re-read line gives for `field`, or nil.
-  static func value(of field: String, in text: String, monthFirst: Bool) -> String? {
-    switch field {
-    case "date": return ReceiptDate.dates(in: text, monthFirst: monthFirst).first?.iso
-    // Without its sign: a crop's padding can take in a rule above the line, read as a minus.
-    default: return Money.amounts(in: text).last.map { $0.money.magnitude.description }
-    }
+  /// The total a re-read line gives, without its sign: a crop's padding can take in a rule above
+  /// the line, read as a minus.
+  static func total(in text: String) -> String? {
+    Money.amounts(in: text).last.map { $0.money.magnitude.description }
   }
 
-  /// Whether the page's value for `field` is what its source line itself says: a total taken from
-  /// a payment or the line below its label is not re-read from the label's line.
-  static func lineCarries(_ field: String, value: String, text: String, monthFirst: Bool) -> Bool {
-    Self.value(of: field, in: text, monthFirst: monthFirst) == value
+  /// Whether the page's total is what its source line itself says: a total taken from a payment
+  /// or the line below its label is not re-read from the label's line.
+  static func lineCarries(total: String, text: String) -> Bool {
+    Self.total(in: text) == total
   }
 
   /// The value to keep: the page's, unless at least two re-readings agree on another one and

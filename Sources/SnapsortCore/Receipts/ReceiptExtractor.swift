@@ -103,13 +103,13 @@ public struct ReceiptExtractor: Sendable {
 
   /// The record's confidence: the mean of merchant's, date's and total's, raised when the
   /// amounts add up and lowered for each check that fails.
-  static func overallConfidence(fields: [String: ReceiptField], checks: ReceiptChecks) -> Double {
+  static func overallConfidence(fields: [String: ReceiptField], checks: ReceiptChecks?) -> Double {
     let core = ["merchant", "date", "total"].map { fields[$0]?.confidence ?? 0 }
     var confidence = core.reduce(0, +) / 3
-    if checks.totalsConsistent == true || checks.itemsMatchSubtotal == true {
+    if checks?.totalsConsistent == true || checks?.itemsMatchSubtotal == true {
       confidence = min(1, confidence + 0.1)
     }
-    confidence -= 0.15 * Double(checks.problems.count)
+    confidence -= 0.15 * Double(checks?.problems.count ?? 0)
     return (max(0, confidence) * 100).rounded() / 100
   }
 
@@ -378,14 +378,11 @@ public struct ReceiptExtractor: Sendable {
     var best: (score: Double, found: Found<ReceiptDate.Found>)?
     // A date printed more than once (issued, then paid: "27/06/18 09:49 - 27/06/18 10:08") is
     // surer than one OCR read once with a digit wrong ("27/06/16").
+    let dates = lines.map { ReceiptDate.dates(in: $0.text, monthFirst: monthFirst) }
     var printed: [String: Int] = [:]
-    for line in lines {
-      for date in ReceiptDate.dates(in: line.text, monthFirst: monthFirst) {
-        printed[date.iso, default: 0] += 1
-      }
-    }
-    for line in lines {
-      guard let date = ReceiptDate.dates(in: line.text, monthFirst: monthFirst).first else { continue }
+    for date in dates.joined() { printed[date.iso, default: 0] += 1 }
+    for (line, found) in zip(lines, dates) {
+      guard let date = found.first else { continue }
       let labelled = ReceiptKeywords.containsAny(line.folded, ReceiptKeywords.dateLabels)
       var score = labelled ? 0.9 : 0.7
       if date.ambiguous { score -= 0.15 }

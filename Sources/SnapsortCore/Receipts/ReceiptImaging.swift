@@ -5,10 +5,27 @@ import Foundation
 public enum ReceiptImaging {
   // MARK: - Thresholds
 
+  /// How many pixels of a grey bitmap have each of the 256 values.
+  static func histogram(_ gray: Bitmap) -> [Int] {
+    var counts = [Int](repeating: 0, count: 256)
+    for value in gray.pixels { counts[Int(value)] += 1 }
+    return counts
+  }
+
+  /// The lowest grey value with more than `share` of the pixels at or below it.
+  static func percentile(_ histogram: [Int], _ share: Double) -> Int {
+    let target = Int(Double(histogram.reduce(0, +)) * share)
+    var seen = 0
+    for value in 0..<256 {
+      seen += histogram[value]
+      if seen > target { return value }
+    }
+    return 255
+  }
+
   /// Otsu's threshold of a grey bitmap: pixels above it are the brighter class.
   public static func otsu(_ gray: Bitmap) -> Int {
-    var histogram = [Int](repeating: 0, count: 256)
-    for value in gray.pixels { histogram[Int(value)] += 1 }
+    let histogram = histogram(gray)
     let total = Double(gray.pixelCount)
     var sum = 0.0
     for i in 0..<256 { sum += Double(i * histogram[i]) }
@@ -73,18 +90,8 @@ public enum ReceiptImaging {
   /// Grey levels mapped so the darkest 0.5 % of pixels become black and the median (the paper)
   /// white: faded print gains the contrast tesseract's own threshold needs.
   public static func stretched(_ gray: Bitmap) -> Bitmap {
-    var histogram = [Int](repeating: 0, count: 256)
-    for value in gray.pixels { histogram[Int(value)] += 1 }
-    func percentile(_ share: Double) -> Int {
-      let target = Int(Double(gray.pixelCount) * share)
-      var seen = 0
-      for value in 0..<256 {
-        seen += histogram[value]
-        if seen > target { return value }
-      }
-      return 255
-    }
-    let low = percentile(0.005), high = percentile(0.5)
+    let counts = histogram(gray)
+    let low = percentile(counts, 0.005), high = percentile(counts, 0.5)
     guard high - low >= 8 else { return gray }
     let table = (0..<256).map { value in
       UInt8(max(0, min(255, (value - low) * 255 / (high - low))))
@@ -174,16 +181,7 @@ public enum ReceiptImaging {
     precondition(gray.format == .gray)
     let w = gray.width, h = gray.height
     guard w > 2, h > 2 else { return 0 }
-    var histogram = [Int](repeating: 0, count: 256)
-    for value in gray.pixels { histogram[Int(value)] += 1 }
-    var seen = 0, paper = 255
-    for value in 0..<256 {
-      seen += histogram[value]
-      if seen * 2 >= gray.pixelCount {
-        paper = value
-        break
-      }
-    }
+    let paper = percentile(histogram(gray), 0.5)
     // Below three quarters of the paper's grey: also the blurred rim between lid and paper.
     let dark = UInt8(paper * 3 / 4)
     var state = [UInt8](repeating: 0, count: w * h)  // 1 queued, 2 cleared

@@ -23,59 +23,45 @@ struct ReceiptReading {
     receipt.imageVariant = base.name
     guard readings.count > 1 else { return receipt }
     var fields = receipt.fields ?? [:]
-    var totalChanged = false
+    var amountsChanged = false
     for name in fusedFields {
-      var votes: [String: (confidence: Double, agreeing: Int, reading: ReceiptReading)] = [:]
-      for reading in readings {
-        guard let field = reading.receipt.fields?[name] else { continue }
-        let key = field.value.lowercased()
-        if let vote = votes[key] {
-          let stronger = field.confidence > vote.confidence
-          votes[key] = (
-            max(vote.confidence, field.confidence), vote.agreeing + 1, stronger ? reading : vote.reading
-          )
-        } else {
-          votes[key] = (field.confidence, 1, reading)
-        }
+      let found = readings.compactMap { reading in
+        reading.receipt.fields?[name].map { (reading: reading, field: $0) }
       }
-      func weight(_ vote: (confidence: Double, agreeing: Int, reading: ReceiptReading)) -> Double {
-        min(0.95, vote.confidence + 0.1 * Double(vote.agreeing - 1))
+      /// The surest reading's confidence in `value`, 0.1 more for each other reading agreeing.
+      func weight(of value: String) -> Double {
+        let agreeing = found.filter { $0.field.value.lowercased() == value.lowercased() }
+        return min(0.95, agreeing.map(\.field.confidence).max()! + 0.1 * Double(agreeing.count - 1))
       }
-      let baseKey = base.receipt.fields?[name]?.value.lowercased()
       // The base reading keeps what it found: its lines are the record's text, it read the page
       // best, and a field's confidence decides poorly between two readings (a logo read as a
       // slogan can outscore the name; "2013" outscored "2020" on a German receipt).
-      let keepsBase = baseKey != nil
-      guard
-        let winner = votes.max(by: { a, b in
-          (keepsBase ? 0 : weight(a.value), a.key == baseKey ? 1 : 0)
-            < (keepsBase ? 0 : weight(b.value), b.key == baseKey ? 1 : 0)
-        })
-      else { continue }
-      let confidence = (weight(winner.value) * 100).rounded() / 100
-      if winner.key == baseKey {
-        fields[name]?.confidence = confidence
+      if let own = fields[name] {
+        fields[name]!.confidence = (weight(of: own.value) * 100).rounded() / 100
         continue
       }
-      let from = winner.value.reading
-      let field = from.receipt.fields![name]!
-      let sourceText = field.line.flatMap { line in
-        from.receipt.text.flatMap { line < $0.count ? $0[line].text : nil }
-      }
+      guard
+        let chosen = found.max(by: {
+          (weight(of: $0.field.value), $0.field.confidence) < (
+            weight(of: $1.field.value), $1.field.confidence
+          )
+        })
+      else { continue }
       fields[name] = ReceiptField(
-        value: field.value, confidence: confidence, line: nil, reading: from.name, source: sourceText)
+        value: chosen.field.value, confidence: (weight(of: chosen.field.value) * 100).rounded() / 100,
+        line: nil,
+        reading: chosen.reading.name, source: chosen.reading.receipt.lineText(chosen.field.line))
       switch name {
-      case "merchant": receipt.merchant = from.receipt.merchant
+      case "merchant": receipt.merchant = chosen.reading.receipt.merchant
       case "date":
-        receipt.date = from.receipt.date
-        receipt.time = from.receipt.time
+        receipt.date = chosen.reading.receipt.date
+        receipt.time = chosen.reading.receipt.time
       default:
-        receipt.total = from.receipt.total
-        totalChanged = true
+        receipt.total = chosen.reading.receipt.total
+        amountsChanged = true
       }
     }
     // Items that do not add up in the base reading but do in another were misread in the base.
-    var itemsChanged = false
     if receipt.checks?.problems.isEmpty == false,
       let other = readings.first(where: {
         $0.name != base.name && $0.receipt.checks?.problems.isEmpty == true && !$0.receipt.items.isEmpty
@@ -89,23 +75,30 @@ struct ReceiptReading {
         fields[name] = other.receipt.fields?[name].map { field in
           ReceiptField(
             value: field.value, confidence: field.confidence, line: nil, reading: other.name,
-            source: field.line.flatMap { line in
-              other.receipt.text.flatMap { line < $0.count ? $0[line].text : nil }
-            })
+            source: other.receipt.lineText(field.line))
         }
       }
-      itemsChanged = true
+      amountsChanged = true
     }
-    if totalChanged || itemsChanged {
-      let money = { (text: String?) in text.flatMap(Money.parse) }
-      receipt.checks = ReceiptConsistency.check(
-        items: receipt.items.compactMap { money($0.amount) }, subtotal: money(receipt.subtotal),
-        savings: money(receipt.savings), tax: money(receipt.tax), total: money(receipt.total))
-    }
+    if amountsChanged { receipt.recheckAmounts() }
     receipt.fields = fields
-    receipt.confidence = ReceiptExtractor.overallConfidence(
-      fields: fields,
-      checks: receipt.checks ?? ReceiptChecks(itemsMatchSubtotal: nil, totalsConsistent: nil, problems: []))
+    receipt.confidence = ReceiptExtractor.overallConfidence(fields: fields, checks: receipt.checks)
     return receipt
+  }
+}
+
+extension ReceiptRecord {
+  /// The text of line `index` of the reading, if there is one.
+  func lineText(_ index: Int?) -> String? {
+    guard let index, let text, index < text.count else { return nil }
+    return text[index].text
+  }
+
+  /// The consistency checks again, after an amount was replaced by another reading's.
+  mutating func recheckAmounts() {
+    let money = { (text: String?) in text.flatMap(Money.parse) }
+    checks = ReceiptConsistency.check(
+      items: items.compactMap { money($0.amount) }, subtotal: money(subtotal), savings: money(savings),
+      tax: money(tax), total: money(total))
   }
 }

@@ -84,6 +84,7 @@ public final class ReceiptStage: Stage {
     let engine = try self.engine ?? TesseractEngine(languages: options.languages)
     self.engine = engine
     var readings: [ReceiptReading] = []
+    var fused: ReceiptRecord?
     var read: [String: Bitmap] = [:]
     var deadline = 0
     var timedOut = false
@@ -100,18 +101,18 @@ public final class ReceiptStage: Stage {
       // A page that read confidently is not read again, nor one whose fields are all there: the
       // second reading costs as much again and rarely changes them. Faint dot-matrix print
       // that one preparation broke apart often reads in the other.
-      let fused = ReceiptReading.fuse(readings)
+      let current = ReceiptReading.fuse(readings)
+      fused = current
       // Amounts that do not add up are misread digits more often than misprinted receipts; on a
       // page small enough to read twice within about a second the other image is read for them.
-      let recheck = fused.checks?.problems.isEmpty == false && image.pixelCount <= options.recheckMaxPixels
+      let recheck = current.checks?.problems.isEmpty == false && image.pixelCount <= options.recheckMaxPixels
       if recheck { continue }
       if score.meanConfidence >= options.retryBelowConfidence { break }
-      if options.retryOnlyForMissingFields, Self.hasKeyFields(fused) { break }
+      if options.retryOnlyForMissingFields, Self.hasKeyFields(current) { break }
     }
-    guard !readings.isEmpty else { throw StageFailure("no time was left to read the receipt") }
-    var receipt = ReceiptReading.fuse(readings)
+    guard var receipt = fused else { throw StageFailure("no time was left to read the receipt") }
     if options.keyLineRereads, let variant = receipt.imageVariant, let page = read[variant] {
-      reread(&receipt, on: page, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
+      rereadTotal(&receipt, on: page, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
     }
     receipt.quad = item.record.receipt?.quad
     receipt.skew = item.record.receipt?.skew
@@ -123,51 +124,38 @@ public final class ReceiptStage: Stage {
     }
   }
 
-  /// Reads the total's source line again, cut out of the page read: grey or
-  /// binarised as the page was, at 3/4 of its scale and binarised anew, and replaces a value the
-  /// re-readings agree on against the page (`KeyLineVote`).
-  private func reread(_ receipt: inout ReceiptRecord, on page: Bitmap, engine: TesseractEngine, deadline: Int)
-  {
-    guard deadline > 0, var fields = receipt.fields, let text = receipt.text else { return }
-    let monthFirst = receipt.currency == "USD"
-    var changed = false
-    for name in KeyLineVote.fields {
-      guard let field = fields[name], let index = field.line, index < text.count,
-        KeyLineVote.lineCarries(name, value: field.value, text: text[index].text, monthFirst: monthFirst)
-      else { continue }
-      let box = text[index].box
-      let pad = box[3] * 0.4
-      let x0 = max(0, Int(box[0] - 2 * pad)), y0 = max(0, Int(box[1] - pad))
-      let x1 = min(page.width, Int(box[0] + box[2] + 2 * pad)),
-        y1 = min(page.height, Int(box[1] + box[3] + pad))
-      guard x1 - x0 >= 8, y1 - y0 >= 8 else { continue }
-      let crop = page.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-      let smaller = crop.resized(width: max(8, crop.width * 3 / 4), height: max(8, crop.height * 3 / 4))
-      let binarised = ReceiptImaging.sauvola(crop, radius: max(8, Int(box[3] * 0.6)), k: 0.3)
-      let rereads = [crop, smaller, binarised].map { image in
-        KeyLineVote.value(
-          of: name,
-          in: engine.recognize(image, segmentation: .singleLine, deadline: deadline).lines.map(\.text)
-            .joined(separator: " "), monthFirst: monthFirst)
-      }
-      let decided = KeyLineVote.decide(page: field.value, rereads: rereads)
-      guard decided != field.value else { continue }
-      fields[name] = ReceiptField(
-        value: decided, confidence: field.confidence, line: index, reading: "line",
-        source: text[index].text)
-      if name == "date" { receipt.date = decided } else { receipt.total = decided }
-      changed = changed || name == "total"
+  /// Reads the total's source line again, cut out of the page read: grey or binarised as the
+  /// page was, at 3/4 of its scale and binarised anew, and replaces a total the re-readings agree
+  /// on against the page (`KeyLineVote`).
+  private func rereadTotal(
+    _ receipt: inout ReceiptRecord, on page: Bitmap, engine: TesseractEngine, deadline: Int
+  ) {
+    guard deadline > 0, let field = receipt.fields?["total"], let index = field.line,
+      let line = receipt.text.flatMap({ index < $0.count ? $0[index] : nil }),
+      KeyLineVote.lineCarries(total: field.value, text: line.text)
+    else { return }
+    let box = line.box
+    let pad = box[3] * 0.4
+    let x0 = max(0, Int(box[0] - 2 * pad)), y0 = max(0, Int(box[1] - pad))
+    let x1 = min(page.width, Int(box[0] + box[2] + 2 * pad)),
+      y1 = min(page.height, Int(box[1] + box[3] + pad))
+    guard x1 - x0 >= 8, y1 - y0 >= 8 else { return }
+    let crop = page.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    let smaller = crop.resized(width: max(8, crop.width * 3 / 4), height: max(8, crop.height * 3 / 4))
+    let binarised = ReceiptImaging.sauvola(crop, radius: max(8, Int(box[3] * 0.6)), k: 0.3)
+    let rereads = [crop, smaller, binarised].map { image in
+      KeyLineVote.total(
+        in: engine.recognize(image, segmentation: .singleLine, deadline: deadline).lines.map(\.text)
+          .joined(separator: " "))
     }
-    receipt.fields = fields
-    if changed {
-      let money = { (text: String?) in text.flatMap(Money.parse) }
-      receipt.checks = ReceiptConsistency.check(
-        items: receipt.items.compactMap { money($0.amount) }, subtotal: money(receipt.subtotal),
-        savings: money(receipt.savings), tax: money(receipt.tax), total: money(receipt.total))
-    }
+    let decided = KeyLineVote.decide(page: field.value, rereads: rereads)
+    guard decided != field.value else { return }
+    receipt.fields?["total"] = ReceiptField(
+      value: decided, confidence: field.confidence, line: index, reading: "line", source: line.text)
+    receipt.total = decided
+    receipt.recheckAmounts()
     receipt.confidence = ReceiptExtractor.overallConfidence(
-      fields: fields,
-      checks: receipt.checks ?? ReceiptChecks(itemsMatchSubtotal: nil, totalsConsistent: nil, problems: []))
+      fields: receipt.fields ?? [:], checks: receipt.checks)
   }
 
   /// Whether a reading found the merchant, the date and the total. A field found but doubted is

@@ -92,10 +92,10 @@ final class KeyLineVoteTests: XCTestCase {
     XCTAssertEqual(KeyLineVote.decide(page: "14.85", rereads: ["14.65", nil, "14.85"]), "14.85")
     XCTAssertEqual(KeyLineVote.decide(page: "14.85", rereads: ["14.65", "14.66", nil]), "14.85")
     XCTAssertEqual(KeyLineVote.decide(page: "14.85", rereads: [nil, nil, nil]), "14.85")
-    XCTAssertEqual(KeyLineVote.value(of: "total", in: "Total RM 14.65", monthFirst: false), "14.65")
-    XCTAssertEqual(KeyLineVote.value(of: "total", in: "— -29.78", monthFirst: false), "29.78")
+    XCTAssertEqual(KeyLineVote.total(in: "Total RM 14.65"), "14.65")
+    XCTAssertEqual(KeyLineVote.total(in: "— -29.78"), "29.78")
     XCTAssertFalse(
-      KeyLineVote.lineCarries("total", value: "9.00", text: "TOTAL", monthFirst: false),
+      KeyLineVote.lineCarries(total: "9.00", text: "TOTAL"),
       "a total printed on the next row is not re-read from its label's row")
   }
 
