@@ -610,6 +610,16 @@ RECEIPTS = [
      "savings": "1,20", "tax_rate": "0", "total_word": "TOTALE", "ref": "Scontrino 3381"},
 ]
 
+# A shop named only by its logo: heavy type with the letters touching, as thermal printers print
+# a chain's logo, and no name in the text (the German Lidl scans). Only in samples/, so the bench's
+# rendered receipts stay the six plain designs above.
+LOGO_RECEIPT = {"merchant": "Lidl", "logo": "LIDL", "address": ["Warburger Straße 130", "33100 Paderborn"],
+                "lang": "de", "currency": "EUR", "symbol": "€", "date": "2024-09-12", "date_text": "12.09.2024 16:47",
+                "items": [("Bananen", "1", "1,29"), ("Vollmilch 3,5%", "2", "1,09"), ("Bergkäse", "1", "3,49"),
+                          ("Roggenbrötchen", "4", "0,35"), ("Apfelsaft 1,5l", "1", "1,19"), ("Tomaten", "0,642 kg", "2,99"),
+                          ("Spaghetti 500g", "2", "0,79"), ("Joghurt Natur", "1", "0,65"), ("Kaffee Crema", "1", "5,49")],
+                "savings": "0,00", "tax_rate": "0", "total_word": "ZU ZAHLEN", "ref": "Beleg 4410"}
+
 LABELS = {
     "en": {"subtotal": "SUBTOTAL", "savings": "YOU SAVED", "tax": "TAX"},
     "pl": {"subtotal": "SUMA CZĘŚCIOWA", "savings": "RABAT", "tax": "PTU"},
@@ -631,7 +641,11 @@ def money(value, comma):
 def receipt_lines(spec):
     comma = "," in spec["items"][0][2]
     width = 34
-    lines = [spec["merchant"].center(width), "ul. Przykładowa 1".center(width) if spec["lang"] == "pl" else "12 Main Street".center(width), spec["date_text"], "-" * width]
+    if "logo" in spec:
+        # Two empty rows where render_receipt_paper prints the logo.
+        lines = ["", ""] + [line.center(width) for line in spec["address"]] + [spec["date_text"], "-" * width]
+    else:
+        lines = [spec["merchant"].center(width), "ul. Przykładowa 1".center(width) if spec["lang"] == "pl" else "12 Main Street".center(width), spec["date_text"], "-" * width]
     items = []
     subtotal = 0
     for description, quantity, unit in spec["items"]:
@@ -674,7 +688,7 @@ def receipt_lines(spec):
     return lines, receipt
 
 
-def render_receipt_paper(lines):
+def render_receipt_paper(lines, logo=None):
     f = font(30, mono=True)
     line_h = 40
     width = 34 * 18 + 80
@@ -683,6 +697,14 @@ def render_receipt_paper(lines):
     draw = ImageDraw.Draw(paper)
     for i, line in enumerate(lines):
         draw.text((40, 60 + i * line_h), line, font=f, fill=(38, 38, 42))
+    if logo:
+        # Bold type thickened by a stroke and set tight, so the letters run into each other.
+        logo_font = font(64, bold=True)
+        advances = [draw.textlength(letter, font=logo_font) - 6 for letter in logo]
+        x = (width - sum(advances)) / 2
+        for letter, advance in zip(logo, advances):
+            draw.text((x, 52), letter, font=logo_font, fill=(20, 20, 24), stroke_width=4, stroke_fill=(20, 20, 24))
+            x += advance
     return paper
 
 
@@ -692,7 +714,7 @@ def render_receipts(out_dir, rng, count=None, specs=RECEIPTS):
     for index in range(n):
         spec = specs[index % len(specs)]
         lines, truth = receipt_lines(spec)
-        paper = render_receipt_paper(lines)
+        paper = render_receipt_paper(lines, spec.get("logo"))
         flat = index % 3 == 2
         if flat:
             # A flatbed scan: the paper on white, nearly straight.
@@ -789,7 +811,7 @@ def main():
     samples = os.path.join(ROOT, "samples")
     render_cards(os.path.join(samples, "cards"), random.Random(1))
     render_screenshots(os.path.join(samples, "screenshots"), random.Random(2))
-    render_receipts(os.path.join(samples, "receipts"), random.Random(3))
+    render_receipts(os.path.join(samples, "receipts"), random.Random(3), specs=RECEIPTS + [LOGO_RECEIPT])
     render_bad(os.path.join(samples, "bad"), random.Random(4))
 
 

@@ -16,6 +16,8 @@ public final class TesseractEngine {
     public var words: [Item]
     /// The deadline ran out; what was recognised until then is still returned.
     public var timedOut: Bool
+    /// The lines' text joined with spaces.
+    public var text: String { lines.map(\.text).joined(separator: " ") }
   }
 
   public enum PageSegmentation: Int32, Sendable {

@@ -168,15 +168,8 @@ public struct ReceiptExtractor: Sendable {
     where ReceiptKeywords.fold(Self.logoLetters(line.text)).split(separator: " ").count <= 3
       || ReceiptKeywords.containsAny(line.folded, ["gmbh", "kg", "ag", "ltd", "sdn", "bhd", "inc"])
     {
-      for token in ReceiptKeywords.fold(Self.logoLetters(line.text)).split(separator: " ")
-      where token.count >= 4 {
-        if let brand = brands.first(where: { brand in
-          !brand.folded.dropFirst().dropLast().contains(" ") && brand.folded.count - 2 >= 4
-            && Self.editDistance(String(token), brand.folded.trimmingCharacters(in: .whitespaces))
-              <= (token.count >= 7 ? 2 : 1)
-        }) {
-          return Found(value: brand.name, confidence: 0.6, line: line.index)
-        }
+      if let brand = nearBrand(in: line.text) {
+        return Found(value: brand, confidence: 0.6, line: line.index)
       }
     }
     // The shop's address block: a name printed just above it is the shop's, and a company
@@ -240,6 +233,27 @@ public struct ReceiptExtractor: Sendable {
       value = Self.cleanName(above.line.text) + " " + value
     }
     return Found(value: value, confidence: confidence, line: chosen.line.index)
+  }
+
+  /// A one-word catalog brand that a word of `text` spells at most a letter off (two in words of
+  /// seven letters or more).
+  func nearBrand(in text: String) -> String? {
+    for token in ReceiptKeywords.fold(Self.logoLetters(text)).split(separator: " ") where token.count >= 4 {
+      if let brand = brands.first(where: { brand in
+        !brand.folded.dropFirst().dropLast().contains(" ") && brand.folded.count - 2 >= 4
+          && Self.editDistance(String(token), brand.folded.trimmingCharacters(in: .whitespaces))
+            <= (token.count >= 7 ? 2 : 1)
+      }) {
+        return brand.name
+      }
+    }
+    return nil
+  }
+
+  /// The catalog brand a logo's reading names: spelt out, or one word a letter off.
+  public func brand(readFromLogo text: String) -> String? {
+    let collapsed = ReceiptKeywords.fold(Self.collapseSpacedLetters(Self.logoLetters(text)))
+    return brands.first(where: { collapsed.contains($0.folded) })?.name ?? nearBrand(in: text)
   }
 
   /// Whether a header line could be a name: mostly letters, read confidently enough, not a

@@ -103,6 +103,39 @@ public enum ReceiptImaging {
     return copy
   }
 
+  /// Dark strokes thinned by `radius` pixels: each pixel the lightest of the square around it.
+  /// A logo's heavy type reads as blots until its strokes are as thin as text's.
+  public static func thinned(_ gray: Bitmap, radius: Int) -> Bitmap {
+    guard radius > 0 else { return gray }
+    let width = gray.width, height = gray.height
+    var across = [UInt8](repeating: 0, count: width * height)
+    var result = gray
+    gray.pixels.withUnsafeBufferPointer { source in
+      for y in 0..<height {
+        let row = y * width
+        for x in 0..<width {
+          var lightest: UInt8 = 0
+          for u in max(0, x - radius)...min(width - 1, x + radius) {
+            lightest = max(lightest, source[row + u])
+          }
+          across[row + x] = lightest
+        }
+      }
+    }
+    result.pixels.withUnsafeMutableBufferPointer { target in
+      for y in 0..<height {
+        for x in 0..<width {
+          var lightest: UInt8 = 0
+          for v in max(0, y - radius)...min(height - 1, y + radius) {
+            lightest = max(lightest, across[v * width + x])
+          }
+          target[y * width + x] = lightest
+        }
+      }
+    }
+    return result
+  }
+
   /// Each pixel divided by the paper's brightness around it: the shading of a photo (a shadow,
   /// a lamp's falloff, a curl) and dark surroundings beyond the paper turn white, and print keeps
   /// its grey edges. The paper's brightness is the brightest pixel of `block`-sized blocks,

@@ -32,9 +32,10 @@ final class ReceiptDatasetTests: XCTestCase {
     // about 2× up instead of 2.3×; CPU 2.04 -> 1.54 s): 39/36/43 and 13/13/11. The total's line
     // read again three ways, a date printed twice outvoting a misread one, no day after a time's
     // colon, month "18" mended to "08": 40/38/43 and 13/13/11. "TL" and "TTL" as total labels:
-    // 41/38/43.
+    // 41/38/43. The band above the address read again with thinned strokes when no merchant was
+    // found (the three Lidl scans name the shop only in their logo): 13/13/14.
     "sroie": ["total": 41, "date": 38, "merchant": 43],
-    "softmatic_de": ["total": 13, "date": 13, "merchant": 11],
+    "softmatic_de": ["total": 13, "date": 13, "merchant": 14],
   ]
 
   func testCorrectFieldsPerDataset() throws {

@@ -129,3 +129,33 @@ final class KeyLineVoteTests: XCTestCase {
       image.warped(quad: tilted, width: 80, height: 60))
   }
 }
+
+/// A shop named only by its logo: the logo's heavy strokes thinned, and its reading matched
+/// against the catalog's brands.
+final class HeaderLogoTests: XCTestCase {
+  func testThinningNarrowsAStrokeFromBothSidesAndRemovesAThinOne() {
+    // White paper with a black bar 9 px wide (x 20-28) and a 1 px line (x 50).
+    var pixels = [UInt8](repeating: 240, count: 80 * 20)
+    for y in 0..<20 {
+      for x in 20...28 { pixels[y * 80 + x] = 10 }
+      pixels[y * 80 + 50] = 10
+    }
+    let page = Bitmap(width: 80, height: 20, format: .gray, pixels: pixels)
+    let thinned = ReceiptImaging.thinned(page, radius: 2)
+    let dark = (0..<80).filter { thinned.gray(x: $0, y: 10) < 128 }
+    XCTAssertEqual(dark, Array(22...26), "the bar loses 2 px on each side; the hairline is gone")
+    XCTAssertEqual(ReceiptImaging.thinned(page, radius: 0), page)
+  }
+
+  func testALogoReadALetterOffNamesItsBrand() throws {
+    let extractor = ReceiptExtractor(catalog: try IssuerCatalog.bundled())
+    // The Lidl scans' thinned logo band as tesseract read it: the diamond over the i as an "e".
+    XCTAssertEqual(extractor.brand(readFromLogo: "LeDi"), "Lidl")
+    XCTAssertEqual(extractor.brand(readFromLogo: "LeDL."), "Lidl")
+    XCTAssertEqual(extractor.brand(readFromLogo: "LIDL"), "Lidl")
+    XCTAssertNil(extractor.brand(readFromLogo: "LeDk"), "two letters off a four-letter name is chance")
+    XCTAssertNil(extractor.brand(readFromLogo: "Warburger Straße 130"))
+    XCTAssertNil(extractor.brand(readFromLogo: "LID."), "three letters match too much")
+  }
+}
+
