@@ -64,12 +64,39 @@ public enum ReceiptDate {
     #"(?<![\d.,])(\d{1,2})\s?([-./])\s?(\d{1,2})\s(20\d{2})(?![\d]|[.,]\d)"#)
   /// The first separator lost: "2703/2018".
   private static let joinedDayMonthPattern = TextPattern(#"(?<![\d.,/])(\d{2})(\d{2})([-./])(20\d{2})(?!\d)"#)
-  /// Digits of a slashed date that OCR read as the letters they resemble: "OT/0T/17".
+  /// Digits of a date that OCR read as the letters they resemble: "OT/0T/17", "BO-Cb-16".
   private static let lookalikePattern = TextPattern(
-    #"(?<![A-Za-z\d])([\dOoTIlSB]{1,2})(/)([\dOoTIlSB]{1,2})/(\d{4}|\d{2})(?!\d)"#)
-  private static let lookalikeDigits: [Character: Character] = [
-    "O": "0", "o": "0", "T": "7", "I": "1", "l": "1", "S": "5", "B": "8",
+    #"(?<![A-Za-z\d])([\dOoTIlSBbC]{1,2})([-/.])([\dOoTIlSBbC]{1,2})\2(\d{4}|\d{2})(?!\d)"#)
+  /// The digits each letter may stand for, likeliest first: a "B" is an 8 unless that makes no
+  /// day or month, then a 3 ("BO" for "30").
+  private static let lookalikeDigits: [Character: [Character]] = [
+    "O": ["0"], "o": ["0"], "C": ["0"], "T": ["7"], "I": ["1"], "l": ["1"], "S": ["5"], "B": ["8", "3"],
+    "b": ["6"],
   ]
+  /// A date's shape with letters, symbols or impossible numbers for its day or month:
+  /// "$5/05/2017", "BO-Cb-16", "83/03/2017".
+  private static let garbledPattern = TextPattern(
+    #"(?<![A-Za-z\d])([\dA-Za-z$€£]{1,2})[-/.]([\dA-Za-z]{1,2})[-/.](\d{4}|\d{2})(?!\d)"#)
+
+  /// The first number of at most 31 that `text` spells with each letter read as a digit it
+  /// resembles.
+  private static func lookalikeNumber(_ text: Substring) -> Int? {
+    var spellings = [""]
+    for character in text {
+      let digits: [Character] = character.isNumber ? [character] : lookalikeDigits[character] ?? []
+      spellings = spellings.flatMap { prefix in digits.map { prefix + String($0) } }
+    }
+    return spellings.compactMap { Int($0) }.first { (1...31).contains($0) }
+  }
+
+  /// Whether `text` holds something shaped like a date whose day or month OCR garbled: a
+  /// date read out of it is a guess.
+  public static func looksGarbled(_ text: String) -> Bool {
+    garbledPattern.matches(in: text).contains { match in
+      guard let a = Int(match[1]!), let b = Int(match[2]!) else { return true }
+      return a > 31 || b > 31 || (a > 12 && b > 12)
+    }
+  }
   private static let timePattern = TextPattern(
     #"(?<![\d.,:])([01]?\d|2[0-3])\s?[:.]\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?!\d|[.,]\d\d)"#)
 
@@ -145,11 +172,9 @@ public enum ReceiptDate {
         }
       }
       for match in lookalikePattern.matches(in: text) where text[match.range].contains(where: \.isLetter) {
-        let day = String(match[1]!.map { lookalikeDigits[$0] ?? $0 })
-        let month = String(match[3]!.map { lookalikeDigits[$0] ?? $0 })
-        guard let a = Int(day), let b = Int(month) else { continue }
+        guard let a = lookalikeNumber(match[1]!), let b = lookalikeNumber(match[3]!) else { continue }
         addDayAndMonth(
-          a, b, year: year(match[4]!), separator: "/", repaired: true, at: match.range.lowerBound)
+          a, b, year: year(match[4]!), separator: match[2], repaired: true, at: match.range.lowerBound)
       }
     }
     for match in namedPattern.matches(in: text) {

@@ -12,7 +12,8 @@ struct ReceiptReading {
   static let fusedFields = ["merchant", "date", "total"]
 
   /// The record of the most readable reading, with merchant, date and total taken from another
-  /// reading where it found none (the most confident one), and surer where two agree. When
+  /// reading where it found none (the most confident one) or read its date out of garbled
+  /// characters, and surer where two agree. When
   /// the base reading's amounts do not add up and another's do, the items, subtotal, savings and
   /// tax are that other reading's. A value that two readings agree on gains
   /// confidence; the two preparations misread print differently, so agreement is evidence.
@@ -25,8 +26,19 @@ struct ReceiptReading {
     var fields = receipt.fields ?? [:]
     var amountsChanged = false
     for name in fusedFields {
-      let found = readings.compactMap { reading in
+      var found = readings.compactMap { reading in
         reading.receipt.fields?[name].map { (reading: reading, field: $0) }
+      }
+      // A date read out of garbled characters ("$5/05/2017", printed 15/05/2017) yields to one
+      // another reading read whole, also in the base reading.
+      if name == "date" {
+        let whole = found.filter {
+          !ReceiptDate.looksGarbled($0.reading.receipt.lineText($0.field.line) ?? "")
+        }
+        if !whole.isEmpty, whole.count < found.count {
+          found = whole
+          if !whole.contains(where: { $0.reading.name == base.name }) { fields[name] = nil }
+        }
       }
       /// The surest reading's confidence in `value`, 0.1 more for each other reading agreeing.
       func weight(of value: String) -> Double {

@@ -33,6 +33,10 @@ public final class ReceiptStage: Stage {
     /// Read the total's line again on its own, three ways, and take a value the second readings
     /// agree on.
     public var keyLineRereads: Bool = true
+    /// When the date's line was read with a mean word confidence below this, the page is read
+    /// again as one block of text (page segmentation 6), and the date of the more confidently
+    /// read line is kept. 0 turns this off.
+    public var dateRecheckBelow: Double = 70
     /// With no merchant found, read the band above the address again with the strokes thinned
     /// six ways, and take a catalog brand two of those readings name: heavy logo type
     /// ("L◆DL") reads as blots on the page, or not at all.
@@ -50,6 +54,9 @@ public final class ReceiptStage: Stage {
     try TesseractEngine.checkInstalled(options.languages)
     guard [3, 4, 6].contains(options.pageSegmentation) else {
       throw ConfigError(path: "page_segmentation", "use 4 (one column), 6 (single block) or 3 (auto)")
+    }
+    guard (0...100).contains(options.dateRecheckBelow) else {
+      throw ConfigError(path: "date_recheck_below", "use a word confidence from 0 (off) to 100")
     }
     let readings = options.readingList
     guard !readings.isEmpty, readings.allSatisfy(["binarised", "grey"].contains),
@@ -118,6 +125,11 @@ public final class ReceiptStage: Stage {
     if options.keyLineRereads, let variant = receipt.imageVariant, let page = read[variant] {
       rereadTotal(&receipt, on: page, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
     }
+    if options.dateRecheckBelow > 0, let variant = receipt.imageVariant, let page = read[variant] {
+      recheckDate(
+        &receipt, on: page, engine: engine,
+        deadline: Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000)))
+    }
     // The grey image whichever was read: thinning a binarised logo thins the noise Sauvola left
     // in it too. Both images share the warp, so the page's line boxes hold in either.
     if options.logoRereads, receipt.merchant == nil, let variant = receipt.imageVariant,
@@ -157,6 +169,45 @@ public final class ReceiptStage: Stage {
     receipt.recheckAmounts()
     receipt.confidence = ReceiptExtractor.overallConfidence(
       fields: receipt.fields ?? [:], checks: receipt.checks)
+  }
+
+  /// Reads the page again as one block when the date's line read poorly: faint small print
+  /// that the column layout read as "Doe 1o C000 31664 Date 26/12/2018" reads as "Doc No
+  /// CS00031664 Date 25/12/2018" laid out as a block. The block reading's date replaces the
+  /// page's only when its line was read more confidently.
+  private func recheckDate(
+    _ receipt: inout ReceiptRecord, on page: Bitmap, engine: TesseractEngine, deadline: Int
+  ) {
+    guard deadline > 0, let line = Self.dateLine(of: receipt), line.confidence < options.dateRecheckBelow
+    else { return }
+    let result = engine.recognize(page, segmentation: .singleBlock, deadline: deadline)
+    let block = extractor.extract(ReceiptLine.rows(from: result.words))
+    guard let date = Self.dateFromBlock(page: receipt, block: block) else { return }
+    receipt.fields?["date"] = date
+    receipt.date = block.date
+    receipt.time = block.time
+    receipt.confidence = ReceiptExtractor.overallConfidence(
+      fields: receipt.fields ?? [:], checks: receipt.checks)
+  }
+
+  /// The line of the record's own text its date was read from.
+  static func dateLine(of receipt: ReceiptRecord) -> TextLine? {
+    guard let index = receipt.fields?["date"]?.line, let text = receipt.text, index < text.count else {
+      return nil
+    }
+    return text[index]
+  }
+
+  /// The block reading's date as the page's date field, when it is another date read from a
+  /// more confidently read line.
+  static func dateFromBlock(page: ReceiptRecord, block: ReceiptRecord) -> ReceiptField? {
+    guard let pageLine = dateLine(of: page), let field = page.fields?["date"],
+      let blockLine = dateLine(of: block),
+      let other = block.fields?["date"], other.value != field.value,
+      blockLine.confidence > pageLine.confidence
+    else { return nil }
+    return ReceiptField(
+      value: other.value, confidence: field.confidence, line: nil, reading: "block", source: blockLine.text)
   }
 
   /// Reads the band above the first address line, where a logo sits, with its strokes thinned

@@ -159,3 +159,67 @@ final class HeaderLogoTests: XCTestCase {
   }
 }
 
+/// Dates OCR garbled: letters for digits, a symbol glued to the day, and a date line read
+/// poorly that a second layout reads better.
+final class DoubtfulDateTests: XCTestCase {
+  func testLettersForDigitsWithDashesAndAPlausibleDigitForB() throws {
+    // sroie_394 prints "30-06-16": "B" stands for 3 here, since 80 is no day or month.
+    let found = try XCTUnwrap(ReceiptDate.dates(in: "08s 10PH 560197 BO-Cb-16").first)
+    XCTAssertEqual(found.iso, "2016-06-30")
+    XCTAssertTrue(found.repaired)
+    XCTAssertEqual(ReceiptDate.dates(in: "20:56 = OT/0T/17").first?.iso, "2017-07-07")
+    XCTAssertNil(ReceiptDate.dates(in: "BX-OO-16").first, "no letter stands for a day of 0")
+  }
+
+  func testGarbledDateShapes() {
+    XCTAssertTrue(ReceiptDate.looksGarbled("Date > $5/05/2017 10:42:40 AM"))
+    XCTAssertTrue(ReceiptDate.looksGarbled("ViE05 14 Date: 83/03/2017"))
+    XCTAssertTrue(ReceiptDate.looksGarbled("BO-Cb-16"))
+    XCTAssertFalse(ReceiptDate.looksGarbled("Dete 15/05/2017 10:42:40 4M"))
+    XCTAssertFalse(ReceiptDate.looksGarbled("27/06/18 09:49 - 27/06/18 10:08"))
+  }
+
+  func testADateReadOutOfGarbleYieldsToOneReadWhole() {
+    // sroie_265: the binarised page read better overall but read "15" as "$5".
+    let extractor = ReceiptExtractor()
+    let binarised = ReceiptReading(
+      name: "binarised",
+      receipt: extractor.extract(
+        receiptRows(["SHOP SDN BHD", "Date > $5/05/2017 10:42:40 AM", "TOTAL RM 9.00"])),
+      readability: 255)
+    XCTAssertEqual(binarised.receipt.date, "2017-05-05")
+    let grey = ReceiptReading(
+      name: "grey",
+      receipt: extractor.extract(
+        receiptRows(["SHOP SDN BHD", "Dete 15/05/2017 10:42:40 4M", "TOTAL RM 9.00"])),
+      readability: 200)
+    let fused = ReceiptReading.fuse([grey, binarised])
+    XCTAssertEqual(fused.imageVariant, "binarised")
+    XCTAssertEqual(fused.date, "2017-05-15")
+    XCTAssertEqual(fused.fields?["date"]?.reading, "grey")
+    // Two clean readings: the base keeps its own.
+    let clean = ReceiptReading(
+      name: "binarised",
+      receipt: extractor.extract(receiptRows(["SHOP SDN BHD", "Date 16/05/2017", "TOTAL RM 9.00"])),
+      readability: 255)
+    XCTAssertEqual(ReceiptReading.fuse([grey, clean]).date, "2017-05-16")
+  }
+
+  func testTheBlockReadingsDateWinsOnlyFromAMoreConfidentLine() throws {
+    let extractor = ReceiptExtractor()
+    // sroie_003: the column layout read the faint date line at confidence 51, the block layout
+    // read it whole.
+    let page = extractor.extract(
+      receiptRows(["SHOP", "Doe 1o C000 31664 Date 26/12/2018", "TOTAL 9.00"], confidence: 51))
+    let block = extractor.extract(
+      receiptRows(["SHOP", "Doc No CS00031664 Date 25/12/2018", "TOTAL 9.00"], confidence: 80))
+    let field = try XCTUnwrap(ReceiptStage.dateFromBlock(page: page, block: block))
+    XCTAssertEqual(field.value, "2018-12-25")
+    XCTAssertEqual(field.reading, "block")
+    XCTAssertNil(field.line)
+    let unsure = extractor.extract(
+      receiptRows(["SHOP", "Doc No CS00031664 Date 25/12/2018", "TOTAL 9.00"], confidence: 40))
+    XCTAssertNil(ReceiptStage.dateFromBlock(page: page, block: unsure))
+    XCTAssertNil(ReceiptStage.dateFromBlock(page: page, block: page), "the same date changes nothing")
+  }
+}
