@@ -1,9 +1,8 @@
 import Foundation
 
-/// Second opinions on the line a receipt's total was read from: the line cut out and
-/// read again on its own in other preparations, and a value replaced only when the new readings
-/// agree with each other against the page's reading. Misread digits ("14.85" for "14.65") depend on the pixels around them; an error the page reading made is
-/// rarely made the same way twice on a differently prepared crop.
+/// Second opinions on the line a receipt's total was read from: the line cut out and read again
+/// on its own in other preparations (`ReceiptStage.lineCrops`), and a value replaced only when
+/// the new readings agree with each other against the page's reading ("14.65" for "14.85").
 enum KeyLineVote {
   // Not the date: on the SROIE receipts its re-read crops agreed on a wrong date (2073, a month
   // 9 for 3) three times for one they mended.

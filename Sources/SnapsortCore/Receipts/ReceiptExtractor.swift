@@ -154,10 +154,9 @@ public struct ReceiptExtractor: Sendable {
       brandZone = Array(brandZone.prefix(legal + 1))
     }
     for line in brandZone {
-      let collapsed = ReceiptKeywords.fold(Self.collapseSpacedLetters(Self.logoLetters(line.text)))
-      if let brand = brands.first(where: { collapsed.contains($0.folded) }) {
+      if let brand = spelledBrand(in: line.text) {
         let cleaned = Self.cleanName(Self.collapseSpacedLetters(Self.logoLetters(line.text)))
-        let value = cleaned.count <= 40 ? cleaned : brand.name
+        let value = cleaned.count <= 40 ? cleaned : brand
         return Found(value: value, confidence: 0.9, line: line.index)
       }
     }
@@ -250,10 +249,15 @@ public struct ReceiptExtractor: Sendable {
     return nil
   }
 
+  /// A catalog brand `text` spells out, also letter-spaced ("A L D I") or with an "@" for an "O".
+  func spelledBrand(in text: String) -> String? {
+    let collapsed = ReceiptKeywords.fold(Self.collapseSpacedLetters(Self.logoLetters(text)))
+    return brands.first(where: { collapsed.contains($0.folded) })?.name
+  }
+
   /// The catalog brand a logo's reading names: spelt out, or one word a letter off.
   public func brand(readFromLogo text: String) -> String? {
-    let collapsed = ReceiptKeywords.fold(Self.collapseSpacedLetters(Self.logoLetters(text)))
-    return brands.first(where: { collapsed.contains($0.folded) })?.name ?? nearBrand(in: text)
+    spelledBrand(in: text) ?? nearBrand(in: text)
   }
 
   /// Whether a header line could be a name: mostly letters, read confidently enough, not a

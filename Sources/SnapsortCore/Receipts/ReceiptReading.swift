@@ -94,16 +94,24 @@ struct ReceiptReading {
     }
     if amountsChanged { receipt.recheckAmounts() }
     receipt.fields = fields
-    receipt.confidence = ReceiptExtractor.overallConfidence(fields: fields, checks: receipt.checks)
+    receipt.refreshConfidence()
     return receipt
   }
 }
 
 extension ReceiptRecord {
-  /// The text of line `index` of the reading, if there is one.
-  func lineText(_ index: Int?) -> String? {
+  /// Line `index` of the reading, if there is one.
+  func line(_ index: Int?) -> TextLine? {
     guard let index, let text, index < text.count else { return nil }
-    return text[index].text
+    return text[index]
+  }
+
+  /// The text of line `index` of the reading, if there is one.
+  func lineText(_ index: Int?) -> String? { line(index)?.text }
+
+  /// The record's confidence again, after a field was replaced.
+  mutating func refreshConfidence() {
+    confidence = ReceiptExtractor.overallConfidence(fields: fields ?? [:], checks: checks)
   }
 
   /// The consistency checks again, after an amount was replaced by another reading's.

@@ -131,12 +131,8 @@ public final class ReceiptStage: Stage {
         deadline: Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000)))
     }
     // The grey image whichever was read: thinning a binarised logo thins the noise Sauvola left
-    // in it too. Both images share the warp, so the page's line boxes hold in either.
-    if options.logoRereads, receipt.merchant == nil, let variant = receipt.imageVariant,
-      let page = read[variant],
-      let grey = try item.receiptGray ?? images.first?.image(), grey.width == page.width,
-      grey.height == page.height
-    {
+    // in it too. Both are made from one flattened page, so the line boxes hold in either.
+    if options.logoRereads, receipt.merchant == nil, let grey = item.receiptGray ?? read["grey"] {
       rereadLogo(&receipt, on: grey, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
     }
     receipt.quad = item.record.receipt?.quad
@@ -155,8 +151,7 @@ public final class ReceiptStage: Stage {
     _ receipt: inout ReceiptRecord, on page: Bitmap, engine: TesseractEngine, deadline: Int
   ) {
     guard deadline > 0, let field = receipt.fields?["total"], let index = field.line,
-      let line = receipt.text.flatMap({ index < $0.count ? $0[index] : nil }),
-      KeyLineVote.lineCarries(total: field.value, text: line.text)
+      let line = receipt.line(index), KeyLineVote.lineCarries(total: field.value, text: line.text)
     else { return }
     let rereads = Self.lineCrops(line.box, of: page).map { image in
       KeyLineVote.total(in: engine.recognize(image, segmentation: .singleLine, deadline: deadline).text)
@@ -167,8 +162,7 @@ public final class ReceiptStage: Stage {
       value: decided, confidence: field.confidence, line: index, reading: "line", source: line.text)
     receipt.total = decided
     receipt.recheckAmounts()
-    receipt.confidence = ReceiptExtractor.overallConfidence(
-      fields: receipt.fields ?? [:], checks: receipt.checks)
+    receipt.refreshConfidence()
   }
 
   /// Reads the page again as one block when the date's line read poorly: faint small print
@@ -186,16 +180,12 @@ public final class ReceiptStage: Stage {
     receipt.fields?["date"] = date
     receipt.date = block.date
     receipt.time = block.time
-    receipt.confidence = ReceiptExtractor.overallConfidence(
-      fields: receipt.fields ?? [:], checks: receipt.checks)
+    receipt.refreshConfidence()
   }
 
   /// The line of the record's own text its date was read from.
   static func dateLine(of receipt: ReceiptRecord) -> TextLine? {
-    guard let index = receipt.fields?["date"]?.line, let text = receipt.text, index < text.count else {
-      return nil
-    }
-    return text[index]
+    receipt.line(receipt.fields?["date"]?.line)
   }
 
   /// The block reading's date as the page's date field, when it is another date read from a
@@ -240,7 +230,7 @@ public final class ReceiptStage: Stage {
     fields["merchant"] = ReceiptField(
       value: brand, confidence: 0.5, line: nil, reading: "logo", source: vote.text)
     receipt.fields = fields
-    receipt.confidence = ReceiptExtractor.overallConfidence(fields: fields, checks: receipt.checks)
+    receipt.refreshConfidence()
   }
 
   /// One line cut out of a page with a margin, three ways: as the page was prepared, at 3/4 of
