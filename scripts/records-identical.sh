@@ -36,9 +36,13 @@ snapshot() {
     echo "records-identical: $name" >&2
     local out="$dir/$name.out"
     # shellcheck disable=SC2086 # the arguments are words
-    "$binary" run "$input" --out "$out" --fresh --quiet --jobs 2 $args || [ $? -le 1 ]
+    "$binary" run "$input" --out "$out" --fresh --quiet --jobs 2 $args </dev/null || [ $? -le 1 ]
     cp "$out/records.jsonl" "$dir/$name.records.jsonl"
-    (cd "$out" && find cards -type f -print0 2>/dev/null | sort -z | xargs -0 -r sha256sum) >"$dir/$name.crops.sha256"
+    if [ -d "$out/cards" ]; then
+      (cd "$out" && find cards -type f -print0 | sort -z | xargs -0 -r sha256sum) >"$dir/$name.crops.sha256"
+    else
+      : >"$dir/$name.crops.sha256"
+    fi
     rm -rf "$out"
   done
 }
