@@ -5,7 +5,12 @@ let package = Package(
   name: "Snapsort",
   platforms: [.macOS(.v14)],
   products: [
-    .library(name: "SnapsortCore", targets: ["SnapsortCore"]),
+    .library(
+      name: "SnapsortCore",
+      targets: [
+        "SnapsortNative", "SnapsortImaging", "SnapsortStages", "SnapsortCore", "SnapsortOutputs",
+        "SnapsortTools",
+      ]),
     .executable(name: "snapsort", targets: ["snapsort"]),
   ],
   dependencies: [
@@ -28,31 +33,64 @@ let package = Package(
     .systemLibrary(
       name: "CTesseract", pkgConfig: "tesseract",
       providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+    // The layers, each depending only on those above it in this list (DESIGN.md): the compiler
+    // holds the direction. Native owns the C handles and the pixel buffer they fill; Imaging the
+    // pixel operations; Stages the record contract, the typed artifacts and every stage with its
+    // domain code; Core the pipeline (registry, config, runner, record assembly); Outputs what a run
+    // writes and the store; Tools training, evaluation, regression checks and fuzz entry points.
     .target(
-      name: "SnapsortCore",
+      name: "SnapsortNative",
       dependencies: [
         "CJPEG", "CPNG", "CWebP", "CHeif", "CZBar", "CZXing", "CTesseract",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]),
+    .target(name: "SnapsortImaging", dependencies: ["SnapsortNative"]),
+    .target(
+      name: "SnapsortStages", dependencies: ["SnapsortImaging", "SnapsortNative"],
+      resources: [.copy("Resources")]),
+    .target(name: "SnapsortCore", dependencies: ["SnapsortStages", "SnapsortImaging", "SnapsortNative"]),
+    .target(
+      name: "SnapsortOutputs",
+      dependencies: [
+        "SnapsortCore", "SnapsortStages", "SnapsortImaging", "SnapsortNative",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "_CryptoExtras", package: "swift-crypto"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-      ],
-      resources: [.copy("Resources")]
-    ),
+      ]),
+    .target(
+      name: "SnapsortTools",
+      dependencies: [
+        "SnapsortOutputs", "SnapsortCore", "SnapsortStages", "SnapsortImaging", "SnapsortNative",
+      ]),
     .executableTarget(
       name: "snapsort",
       dependencies: [
-        "SnapsortCore",
+        "SnapsortTools", "SnapsortOutputs", "SnapsortCore", "SnapsortStages", "SnapsortImaging",
+        "SnapsortNative",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // The test bundle's sanitizer defaults (see the file for why).
     .target(name: "TestSanitizerOptions", path: "Tests/TestSanitizerOptions"),
-    .testTarget(name: "SnapsortCoreTests", dependencies: ["SnapsortCore", "TestSanitizerOptions"]),
-    .testTarget(name: "GoldenTests", dependencies: ["SnapsortCore"]),
+    .testTarget(
+      name: "SnapsortCoreTests",
+      dependencies: [
+        "SnapsortTools", "SnapsortOutputs", "SnapsortCore", "SnapsortStages", "SnapsortImaging",
+        "SnapsortNative", "TestSanitizerOptions",
+      ]),
+    .testTarget(
+      name: "GoldenTests",
+      dependencies: [
+        "SnapsortTools", "SnapsortOutputs", "SnapsortCore", "SnapsortStages", "SnapsortImaging",
+        "SnapsortNative",
+      ]),
     .testTarget(
       name: "CLITests",
-      dependencies: ["SnapsortCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+      dependencies: [
+        "SnapsortTools", "SnapsortOutputs", "SnapsortCore", "SnapsortStages", "SnapsortImaging",
+        "SnapsortNative", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+      ],
       exclude: ["Snapshots"]),
   ],
   swiftLanguageModes: [.v6]

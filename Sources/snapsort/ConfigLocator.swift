@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 
 /// --config or --preset, for the commands that run a pipeline.
 struct ConfigChoice: ParsableArguments {

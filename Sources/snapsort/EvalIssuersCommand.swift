@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 
 struct EvalIssuersCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -60,6 +65,9 @@ struct EvalIssuersCommand: ParsableCommand {
       } else {
         cards = []
       }
+    } catch let failure as DataFileError {
+      Terminal.error(failure.message)
+      throw SnapsortExit.usage
     } catch let failure as StageFailure {
       Terminal.error(failure.message)
       throw SnapsortExit.usage

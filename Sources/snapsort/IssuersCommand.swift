@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 
 struct IssuersCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -40,7 +45,7 @@ struct IssuersCommand: ParsableCommand {
       do {
         loaded = try IssuerCatalog.load(
           from: StageContext().resolve(catalog ?? IssuerCatalog.bundledFileName))
-      } catch let failure as StageFailure {
+      } catch let failure as DataFileError {
         Terminal.error(failure.message)
         throw SnapsortExit.usage
       }

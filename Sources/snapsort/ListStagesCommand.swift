@@ -1,5 +1,10 @@
 import ArgumentParser
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 
 struct ListStagesCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 
 struct MergeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -23,7 +28,8 @@ struct MergeCommand: ParsableCommand {
       let merged = try OutputMerger.merge(
         shardOutputs.map { URL(fileURLWithPath: $0) }, into: URL(fileURLWithPath: out))
       Terminal.info(
-        "merged \(shardOutputs.count) outputs: \(merged.counts.inputs) records (\(merged.counts.error) failed) → \(out)/records.jsonl")
+        "merged \(shardOutputs.count) outputs: \(merged.counts.inputs) records (\(merged.counts.error) failed) → \(out)/records.jsonl"
+      )
       if merged.counts.error > 0 { throw SnapsortExit.someFailed }
     } catch let error as InputError {
       Terminal.error(error.description)

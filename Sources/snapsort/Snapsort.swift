@@ -1,5 +1,10 @@
 import ArgumentParser
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 
 struct Snapsort: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -18,5 +23,5 @@ struct Snapsort: ParsableCommand {
 }
 
 enum SnapsortVersionString {
-  static let value = SnapsortCore.SnapsortVersion.current
+  static let value = SnapsortStages.SnapsortVersion.current
 }

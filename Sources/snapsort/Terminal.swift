@@ -1,5 +1,10 @@
 @preconcurrency import Foundation
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 
 #if canImport(Glibc)
   @preconcurrency import Glibc

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 
 struct TrainIssuersCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -98,6 +103,9 @@ struct TrainIssuersCommand: ParsableCommand {
       } else if let records {
         photoCards = try LabelledPhotos.cards(fromRecords: URL(fileURLWithPath: records))
       }
+    } catch let failure as DataFileError {
+      Terminal.error(failure.message)
+      throw SnapsortExit.usage
     } catch let failure as StageFailure {
       Terminal.error(failure.message)
       throw SnapsortExit.usage

@@ -1,5 +1,10 @@
 import Foundation
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 
 /// Builds the hostile corpus: every kind of broken, extreme or awkward input a real folder can
 /// hold. Each file must give exactly one record and nothing may crash.
@@ -57,7 +62,9 @@ enum HostileCorpus {
     try put("exif/orientation-0.jpg", exifJPEG(jpeg, orientation: 0, ifdOffset: 8))
     try put("exif/orientation-9.jpg", exifJPEG(jpeg, orientation: 9, ifdOffset: 8))
     try put("exif/bad-offset.jpg", exifJPEG(jpeg, orientation: 6, ifdOffset: 0x7FFF_FFF0))
-    try put("exif/short-segment.jpg", Data(jpeg.prefix(2)) + Data([0xFF, 0xE1, 0x00, 0x08] + Array("Exif".utf8) + [0, 0]) + jpeg.dropFirst(2))
+    try put(
+      "exif/short-segment.jpg",
+      Data(jpeg.prefix(2)) + Data([0xFF, 0xE1, 0x00, 0x08] + Array("Exif".utf8) + [0, 0]) + jpeg.dropFirst(2))
     // Awkward names and deep folders.
     let deep = (0..<40).map { "d\($0)" }.joined(separator: "/")
     try put("\(deep)/deep.png", png)
@@ -104,7 +111,9 @@ enum HostileCorpus {
     repeat {
       let length = min(65_535, raw.count - offset)
       let final: UInt8 = offset + length >= raw.count ? 1 : 0
-      out += [final, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)]
+      out += [
+        final, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF),
+      ]
       out += raw[offset..<(offset + length)]
       offset += length
     } while offset < raw.count
@@ -133,7 +142,8 @@ enum HostileCorpus {
 
   static func pngBomb(width: Int, height: Int) -> Data {
     let header = be32(UInt32(width)) + be32(UInt32(height)) + [8, 0, 0, 0, 0]
-    return Data(pngSignature + chunk("IHDR", header) + chunk("IDAT", zlibStored([0, 0, 0, 0])) + chunk("IEND", []))
+    return Data(
+      pngSignature + chunk("IHDR", header) + chunk("IDAT", zlibStored([0, 0, 0, 0])) + chunk("IEND", []))
   }
 
   /// Rewrites the size in a JPEG's SOF0 marker.
@@ -156,8 +166,14 @@ enum HostileCorpus {
   /// A VP8L (lossless WebP) header declaring the given size, with no real image data.
   static func webpLosslessDeclaring(width: Int, height: Int) -> Data {
     let bits = UInt32(width - 1) | UInt32(height - 1) << 14
-    let vp8l: [UInt8] = [0x2F, UInt8(bits & 0xFF), UInt8((bits >> 8) & 0xFF), UInt8((bits >> 16) & 0xFF), UInt8((bits >> 24) & 0xFF)] + [UInt8](repeating: 0, count: 32)
-    func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8((v >> 24) & 0xFF)] }
+    let vp8l: [UInt8] =
+      [
+        0x2F, UInt8(bits & 0xFF), UInt8((bits >> 8) & 0xFF), UInt8((bits >> 16) & 0xFF),
+        UInt8((bits >> 24) & 0xFF),
+      ] + [UInt8](repeating: 0, count: 32)
+    func le32(_ v: Int) -> [UInt8] {
+      [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8((v >> 24) & 0xFF)]
+    }
     let chunkData = Array("VP8L".utf8) + le32(vp8l.count) + vp8l
     return Data(Array("RIFF".utf8) + le32(4 + chunkData.count) + Array("WEBP".utf8) + chunkData)
   }
@@ -165,9 +181,13 @@ enum HostileCorpus {
   /// A JPEG with an APP1 Exif block whose IFD offset and orientation value are as given.
   static func exifJPEG(_ jpeg: Data, orientation: UInt16, ifdOffset: UInt32) -> Data {
     var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A] + be32(ifdOffset)
-    tiff += [0, 1, 0x01, 0x12, 0x00, 0x03, 0, 0, 0, 1, UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0, 0, 0, 0, 0, 0]
+    tiff += [
+      0, 1, 0x01, 0x12, 0x00, 0x03, 0, 0, 0, 1, UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0, 0, 0,
+      0, 0, 0,
+    ]
     let payload = Array("Exif".utf8) + [0, 0] + tiff
     let length = payload.count + 2
-    return Data(jpeg.prefix(2)) + Data([0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload) + jpeg.dropFirst(2)
+    return Data(jpeg.prefix(2)) + Data([0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload)
+      + jpeg.dropFirst(2)
   }
 }

@@ -16,9 +16,10 @@ final class PrivacyTests: XCTestCase {
       patterns.append(number)
       // Printed groupings: 4-4-4-4, and Amex's 4-6-5.
       let d = Array(number)
-      patterns.append(number.count == 15
-        ? "\(String(d[0..<4])) \(String(d[4..<10])) \(String(d[10...]))"
-        : stride(from: 0, to: 16, by: 4).map { String(d[$0..<($0 + 4)]) }.joined(separator: " "))
+      patterns.append(
+        number.count == 15
+          ? "\(String(d[0..<4])) \(String(d[4..<10])) \(String(d[10...]))"
+          : stride(from: 0, to: 16, by: 4).map { String(d[$0..<($0 + 4)]) }.joined(separator: " "))
     }
     var checked = 0
     let enumerator = FileManager.default.enumerator(at: out, includingPropertiesForKeys: nil)!
@@ -33,6 +34,7 @@ final class PrivacyTests: XCTestCase {
     }
     XCTAssertGreaterThan(checked, 2)
     let records = try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8)
-    XCTAssertTrue(records.contains(#""network":"visa""#), "the Visa card was read, so the check means something")
+    XCTAssertTrue(
+      records.contains(#""network":"visa""#), "the Visa card was read, so the check means something")
   }
 }

@@ -10,7 +10,9 @@ final class RunCommandTests: XCTestCase {
     let input = directory.appendingPathComponent("in")
     try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
     // A tiny valid PNG (8×8 grey) written byte for byte, and a broken file.
-    let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAAAAADhZOFXAAAADklEQVR4nGNogAIGyhgAgIQgAQ2AJGEAAAAASUVORK5CYII=")!
+    let png = Data(
+      base64Encoded:
+        "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAAAAADhZOFXAAAADklEQVR4nGNogAIGyhgAgIQgAQ2AJGEAAAAASUVORK5CYII=")!
     try png.write(to: input.appendingPathComponent("ok.png"))
     let out = directory.appendingPathComponent("out")
     let good = try CLI.run(["run", input.path, "--out", out.path, "--jobs", "1"])
@@ -29,10 +31,13 @@ final class RunCommandTests: XCTestCase {
   func testConfigErrorNamesTheKeyAndExitsTwo() throws {
     let config = directory.appendingPathComponent("bad.json")
     try Data(#"{"version": 1, "stages": [{"stage": "load", "max_pixel": 5}]}"#.utf8).write(to: config)
-    let result = try CLI.run(["run", directory.path, "--config", config.path, "--out", directory.appendingPathComponent("o").path])
+    let result = try CLI.run([
+      "run", directory.path, "--config", config.path, "--out", directory.appendingPathComponent("o").path,
+    ])
     XCTAssertEqual(result.status, 2)
     XCTAssertTrue(result.stderr.contains("stages[0].max_pixel: unknown option"), result.stderr)
-    XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("o/records.jsonl").path))
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: directory.appendingPathComponent("o/records.jsonl").path))
   }
 
   func testUsageErrors() throws {
@@ -44,15 +49,19 @@ final class RunCommandTests: XCTestCase {
   func testCheckReportsPerFieldDiffs() throws {
     let input = directory.appendingPathComponent("in")
     try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
-    let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAAAAADhZOFXAAAADklEQVR4nGNogAIGyhgAgIQgAQ2AJGEAAAAASUVORK5CYII=")!
+    let png = Data(
+      base64Encoded:
+        "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAAAAADhZOFXAAAADklEQVR4nGNogAIGyhgAgIQgAQ2AJGEAAAAASUVORK5CYII=")!
     try png.write(to: input.appendingPathComponent("a.png"))
-    try Data(#"{"status": "ok", "image": {"width": 8}}"#.utf8).write(to: input.appendingPathComponent("a.expected.json"))
+    try Data(#"{"status": "ok", "image": {"width": 8}}"#.utf8).write(
+      to: input.appendingPathComponent("a.expected.json"))
     let out = directory.appendingPathComponent("out")
     XCTAssertEqual(try CLI.run(["run", input.path, "--out", out.path]).status, 0)
     let pass = try CLI.run(["check", input.path, out.path])
     XCTAssertEqual(pass.status, 0, pass.stdout)
     XCTAssertTrue(pass.stdout.contains("1 of 1 files match"))
-    try Data(#"{"status": "ok", "image": {"width": 9}}"#.utf8).write(to: input.appendingPathComponent("a.expected.json"))
+    try Data(#"{"status": "ok", "image": {"width": 9}}"#.utf8).write(
+      to: input.appendingPathComponent("a.expected.json"))
     let fail = try CLI.run(["check", input.path, out.path])
     XCTAssertEqual(fail.status, 1)
     XCTAssertTrue(fail.stdout.contains("image.width: expected 9, got 8"), fail.stdout)

@@ -1,5 +1,10 @@
 import Foundation
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 import XCTest
 
 #if canImport(Glibc)
@@ -15,7 +20,8 @@ final class ScaleTests: XCTestCase {
   /// A folder of distinct images that take a little while to process.
   private func makeFolder(count: Int) throws -> URL {
     let input = directory.appendingPathComponent("in")
-    try FileManager.default.createDirectory(at: input.appendingPathComponent("sub"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: input.appendingPathComponent("sub"), withIntermediateDirectories: true)
     for index in 0..<count {
       let image = Bitmap(width: 900, height: 700, format: .gray) { out in
         for i in 0..<out.count { out[i] = UInt8((i / 7 + index * 13) % 251) }
@@ -59,7 +65,9 @@ final class ScaleTests: XCTestCase {
 
       // Whatever is on disk is readable: no torn record except possibly the journal's last line.
       if let partial = try? records(out) {
-        for line in partial.split(separator: "\n") { XCTAssertNoThrow(try RecordCoding.decode(Data(line.utf8))) }
+        for line in partial.split(separator: "\n") {
+          XCTAssertNoThrow(try RecordCoding.decode(Data(line.utf8)))
+        }
       }
       let journal = (try? String(contentsOf: RecordJournal.url(in: out), encoding: .utf8)) ?? ""
       let journalLines = journal.split(separator: "\n", omittingEmptySubsequences: true)
@@ -100,13 +108,17 @@ final class ScaleTests: XCTestCase {
     _ = try CLI.run(["run", input.path, "--out", out.path, "--quiet"])
     let first = try records(out)
     let again = try CLI.run(["run", input.path, "--out", out.path])
-    let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
+    let summary =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json")))
+      as? [String: Any]
     let stages = summary?["stages"] as? [String: Any]
     XCTAssertNil(stages?["load"], "every file, the broken one too, already has a record: \(again.stderr)")
     XCTAssertEqual((summary?["counts"] as? [String: Any])?["reused"] as? Int, 7)
     XCTAssertEqual(try records(out), first)
     _ = try CLI.run(["run", input.path, "--out", out.path, "--fresh", "--quiet"])
-    let fresh = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
+    let fresh =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json")))
+      as? [String: Any]
     XCTAssertEqual(((fresh?["stages"] as? [String: Any])?["load"] as? [String: Any])?["count"] as? Int, 7)
   }
 
@@ -125,7 +137,8 @@ final class ScaleTests: XCTestCase {
         case 1: ([], ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "3"])
         default: (["--shards", "3"], ["JOB_COMPLETION_INDEX": "2"])
         }
-      _ = try CLI.run(["run", input.path, "--out", out.path, "--quiet"] + arguments, environment: environment)
+      _ = try CLI.run(
+        ["run", input.path, "--out", out.path, "--quiet"] + arguments, environment: environment)
       seen += try records(out).split(separator: "\n").count
       shardOutputs.append(out.path)
     }

@@ -1,6 +1,11 @@
 @preconcurrency import Foundation
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// Runs libFuzzer's driver over one of `FuzzTargets`' bodies.
 ///

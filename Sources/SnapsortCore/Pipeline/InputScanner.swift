@@ -1,4 +1,5 @@
 import Foundation
+import SnapsortNative
 
 /// Finds the inputs under the given paths: image files by extension or signature, sorted, hidden
 /// files skipped, symbolic links followed only when they stay inside the input tree.

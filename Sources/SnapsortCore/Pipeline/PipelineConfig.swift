@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+import SnapsortImaging
+import SnapsortNative
+import SnapsortStages
 
 /// A validated pipeline: the stages `pipeline.json` names, with their decoded options, ready
 /// to be instantiated once per worker.
@@ -78,7 +81,9 @@ public struct PipelineConfig: Sendable {
     }
     var secondsPerImage = 60.0
     if let limits = root["limits"] {
-      guard let limits = limits as? [String: Any] else { throw ConfigError(path: "limits", "expected an object") }
+      guard let limits = limits as? [String: Any] else {
+        throw ConfigError(path: "limits", "expected an object")
+      }
       for key in limits.keys.sorted() where key != "seconds_per_image" {
         throw ConfigError(path: "limits.\(key)", "unknown key (known: seconds_per_image)")
       }

@@ -1,4 +1,7 @@
 import Foundation
+import SnapsortImaging
+import SnapsortNative
+import SnapsortStages
 
 /// Re-runs some files of an earlier run from the `warp` stage on, with card corners a person
 /// corrected ("adjust the border of the card"), and puts their new records in place of the old.

@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import SnapsortImaging
+import SnapsortStages
 
 /// Runs a pipeline over a list of inputs with a fixed number of workers.
 ///

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SnapsortImaging
 
 /// Which part of the inputs this process handles when a run is split across machines.
 ///
@@ -30,7 +31,8 @@ public struct ShardSelection: Sendable, Equatable, CustomStringConvertible {
   /// The shard a batch scheduler assigned: Slurm job arrays (`SLURM_ARRAY_TASK_ID` and
   /// `SLURM_ARRAY_TASK_COUNT`) or Kubernetes Indexed Jobs (`JOB_COMPLETION_INDEX`, with the count
   /// from `shards`). Nil when neither is present.
-  public static func fromEnvironment(_ environment: [String: String], shards: Int?) throws -> ShardSelection? {
+  public static func fromEnvironment(_ environment: [String: String], shards: Int?) throws -> ShardSelection?
+  {
     if let id = environment["SLURM_ARRAY_TASK_ID"].flatMap(Int.init) {
       guard let count = environment["SLURM_ARRAY_TASK_COUNT"].flatMap(Int.init) ?? shards else {
         throw InputError("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; pass --shards N")

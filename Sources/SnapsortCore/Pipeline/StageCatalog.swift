@@ -1,4 +1,6 @@
 import Foundation
+import SnapsortNative
+import SnapsortStages
 
 /// The registry rendered for people: `snapsort list-stages` and the README's stage table.
 public enum StageCatalog {

@@ -1,3 +1,5 @@
+import SnapsortStages
+
 /// Every stage `pipeline.json` can name, in one alphabetised list.
 ///
 /// A new stage is one file plus one line here; `snapsort list-stages` and the README's stage

@@ -2,6 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// Exact matches per folder of `../shared/data/barcodes` (zxing-cpp's blackbox images; skipped
 /// when that folder is absent). Minimums only go up.

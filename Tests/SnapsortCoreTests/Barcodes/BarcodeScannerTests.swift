@@ -2,6 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// The decoding strategy: both decoders, validation, merging, and the negatives.
 final class BarcodeScannerTests: XCTestCase {

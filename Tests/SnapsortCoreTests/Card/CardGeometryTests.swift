@@ -1,6 +1,11 @@
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// Card detection and warping on photos built in code: a card-like rectangle mapped by a known
 /// homography onto a textured background, next to a distractor rectangle.

@@ -1,6 +1,11 @@
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// The gradient field's integer planes against the Float arithmetic they stand for.
 final class GradientFieldTests: XCTestCase {

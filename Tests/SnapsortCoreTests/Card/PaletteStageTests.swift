@@ -1,6 +1,11 @@
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 final class PaletteStageTests: XCTestCase {
   private func card(_ fill: (Int, Int) -> (UInt8, UInt8, UInt8)) -> Bitmap {

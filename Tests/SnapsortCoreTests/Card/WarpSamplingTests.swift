@@ -1,6 +1,11 @@
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// The warp's fast paths (the homography walked along a row, the resize that reads a region in
 /// place) against the direct computations they replace.

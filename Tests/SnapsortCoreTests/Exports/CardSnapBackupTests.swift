@@ -1,5 +1,10 @@
 import Foundation
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 import XCTest
 
 final class CardSnapBackupTests: XCTestCase {

@@ -1,5 +1,10 @@
 import Foundation
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 import XCTest
 
 /// The Catima zip read back by a parser written from Catima's docs/EXPORT_FORMAT.md and

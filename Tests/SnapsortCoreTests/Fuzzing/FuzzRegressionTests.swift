@@ -2,6 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// Every input `make fuzz` kept (`Fuzz/regressions/<target>/`) goes through its target's body
 /// again: a crash there would take this test process down. The seeds must be accepted, which

@@ -1,6 +1,11 @@
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 final class IssuerEvaluationTests: XCTestCase {
   /// The bundled model on cards whose text names a catalog issuer, one whose issuer is missing

@@ -2,6 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// libheif 1.15 follows item references without checking for cycles; HEIFItemGraph refuses such
 /// files before libheif decodes them. The hand-built files below hold only the boxes it reads.

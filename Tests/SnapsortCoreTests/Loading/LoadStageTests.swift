@@ -2,6 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 final class LoadStageTests: XCTestCase {
   private var directory: URL!
@@ -26,9 +31,12 @@ final class LoadStageTests: XCTestCase {
     return item
   }
 
-  private func assertFails(_ data: Data, name: String, contains text: String, file: StaticString = #filePath, line: UInt = #line) {
+  private func assertFails(
+    _ data: Data, name: String, contains text: String, file: StaticString = #filePath, line: UInt = #line
+  ) {
     XCTAssertThrowsError(try load(data, name: name), file: file, line: line) { error in
-      XCTAssertTrue("\(error)".contains(text), "“\(error)” does not mention “\(text)”", file: file, line: line)
+      XCTAssertTrue(
+        "\(error)".contains(text), "“\(error)” does not mention “\(text)”", file: file, line: line)
     }
   }
 
@@ -90,16 +98,21 @@ final class LoadStageTests: XCTestCase {
     let image = TestImages.quadrants(width: 64, height: 32)
     let jpeg = try ImageEncoder.jpeg(image, quality: 95)
     for orientation in 1...8 {
-      let item = try load(TestImages.jpeg(jpeg, withOrientation: UInt16(orientation)), name: "o\(orientation).jpg")
+      let item = try load(
+        TestImages.jpeg(jpeg, withOrientation: UInt16(orientation)), name: "o\(orientation).jpg")
       let expected = image.applyingOrientation(orientation)
       let analysis = try XCTUnwrap(item.analysis)
       XCTAssertEqual(analysis.width, expected.width, "orientation \(orientation)")
       XCTAssertEqual(item.record.image?.orientation, orientation)
       XCTAssertEqual(item.record.image?.width, expected.width)
-      for (x, y) in [(2, 2), (expected.width - 6, 2), (2, expected.height - 6), (expected.width - 6, expected.height - 6)] {
+      for (x, y) in [
+        (2, 2), (expected.width - 6, 2), (2, expected.height - 6), (expected.width - 6, expected.height - 6),
+      ] {
         let got = TestImages.meanColour(analysis, x: x, y: y)
         let want = TestImages.meanColour(expected, x: x, y: y)
-        for c in 0..<3 { XCTAssertEqual(got[c], want[c], accuracy: 30, "orientation \(orientation) at \(x),\(y)") }
+        for c in 0..<3 {
+          XCTAssertEqual(got[c], want[c], accuracy: 30, "orientation \(orientation) at \(x),\(y)")
+        }
       }
     }
   }
@@ -135,7 +148,9 @@ final class LoadStageTests: XCTestCase {
   func testPixelLimitIsCheckedFromTheHeader() throws {
     var options = LoadStage.Options()
     options.maxPixels = 1000
-    XCTAssertThrowsError(try load(ImageEncoder.png(TestImages.quadrants()), name: "big.png", options: options)) {
+    XCTAssertThrowsError(
+      try load(ImageEncoder.png(TestImages.quadrants()), name: "big.png", options: options)
+    ) {
       XCTAssertTrue("\($0)".contains("over the limit"), "\($0)")
     }
   }
@@ -146,9 +161,12 @@ final class LoadStageTests: XCTestCase {
     assertFails(jpeg.prefix(jpeg.count / 2), name: "truncated.jpg", contains: "truncated JPEG")
     assertFails(Data("hello, I am text".utf8), name: "text.png", contains: "not an image")
     var corruptPNG = try ImageEncoder.png(TestImages.quadrants())
-    corruptPNG.replaceSubrange(40..<corruptPNG.count, with: Data(repeating: 0x5A, count: corruptPNG.count - 40))
+    corruptPNG.replaceSubrange(
+      40..<corruptPNG.count, with: Data(repeating: 0x5A, count: corruptPNG.count - 40))
     assertFails(corruptPNG, name: "corrupt.png", contains: "PNG")
-    assertFails(try ImageEncoder.png(Bitmap(width: 1, height: 1, format: .rgb)), name: "tiny.png", contains: "too small")
+    assertFails(
+      try ImageEncoder.png(Bitmap(width: 1, height: 1, format: .rgb)), name: "tiny.png", contains: "too small"
+    )
     let webp = try ImageEncoder.webp(TestImages.quadrants(width: 128, height: 128))
     assertFails(webp.prefix(webp.count - 30), name: "truncated.webp", contains: "WebP")
   }
@@ -180,7 +198,8 @@ final class ResizeTests: XCTestCase {
       for y in 0..<300 { for x in 0..<300 { out[y * 300 + x] = (x + y) % 2 == 0 ? 0 : 255 } }
     }
     let grey = checker.resized(width: 97, height: 97)
-    XCTAssertTrue(grey.pixels.allSatisfy { (118...137).contains($0) }, "\(grey.pixels.min()!)…\(grey.pixels.max()!)")
+    XCTAssertTrue(
+      grey.pixels.allSatisfy { (118...137).contains($0) }, "\(grey.pixels.min()!)…\(grey.pixels.max()!)")
   }
 
   func testEnlargingIsBilinear() {

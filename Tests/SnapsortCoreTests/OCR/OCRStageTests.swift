@@ -2,6 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// Tesseract on flat card crops rendered by `scripts/render_samples.py --fixtures`.
 final class OCRStageTests: XCTestCase {

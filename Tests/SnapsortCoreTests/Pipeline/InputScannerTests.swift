@@ -2,6 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 final class InputScannerTests: XCTestCase {
   private var directory: URL!
@@ -23,7 +28,8 @@ final class InputScannerTests: XCTestCase {
     let outside = directory.appendingPathComponent("outside.png")
     try png.write(to: outside)
     try fm.createSymbolicLink(at: root.appendingPathComponent("escape.png"), withDestinationURL: outside)
-    try fm.createSymbolicLink(at: root.appendingPathComponent("inside.png"), withDestinationURL: root.appendingPathComponent("z.PNG"))
+    try fm.createSymbolicLink(
+      at: root.appendingPathComponent("inside.png"), withDestinationURL: root.appendingPathComponent("z.PNG"))
 
     let listing = try InputScanner().scan([root])
     XCTAssertEqual(listing.inputs.map(\.relativePath), ["a.jpg", "b/no-extension", "inside.png", "z.PNG"])
@@ -58,11 +64,14 @@ final class InputScannerTests: XCTestCase {
     }
     XCTAssertEqual(seen.count, names.count)
     // The bucket of a path never changes (records of old runs stay valid).
-    XCTAssertEqual(ShardSelection.bucket(of: "folder/photo-0.jpg", count: 4), ShardSelection.bucket(of: "folder/photo-0.jpg", count: 4))
+    XCTAssertEqual(
+      ShardSelection.bucket(of: "folder/photo-0.jpg", count: 4),
+      ShardSelection.bucket(of: "folder/photo-0.jpg", count: 4))
     XCTAssertThrowsError(try ShardSelection(parsing: "4/4"))
     XCTAssertThrowsError(try ShardSelection(parsing: "x"))
     XCTAssertEqual(
-      try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "4"], shards: nil),
+      try ShardSelection.fromEnvironment(
+        ["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "4"], shards: nil),
       try ShardSelection(index: 2, count: 4))
     XCTAssertThrowsError(try ShardSelection.fromEnvironment(["JOB_COMPLETION_INDEX": "1"], shards: nil))
   }

@@ -2,47 +2,69 @@ import Foundation
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 final class PipelineConfigTests: XCTestCase {
   private func parse(_ json: String) throws -> PipelineConfig {
     try PipelineConfig.parse(Data(json.utf8), context: StageContext())
   }
 
-  private func assertConfigError(_ json: String, path: String, contains text: String, file: StaticString = #filePath, line: UInt = #line) {
+  private func assertConfigError(
+    _ json: String, path: String, contains text: String, file: StaticString = #filePath, line: UInt = #line
+  ) {
     XCTAssertThrowsError(try parse(json), file: file, line: line) { error in
-      guard let error = error as? ConfigError else { return XCTFail("\(error) is not a ConfigError", file: file, line: line) }
+      guard let error = error as? ConfigError else {
+        return XCTFail("\(error) is not a ConfigError", file: file, line: line)
+      }
       XCTAssertEqual(error.path, path, file: file, line: line)
-      XCTAssertTrue(error.message.contains(text), "“\(error.message)” lacks “\(text)”", file: file, line: line)
+      XCTAssertTrue(
+        error.message.contains(text), "“\(error.message)” lacks “\(text)”", file: file, line: line)
     }
   }
 
   func testDefaultsFillMissingOptions() throws {
-    let config = try parse(#"{"version": 1, "stages": [{"stage": "load", "max_pixels": 5000}, {"stage": "barcode"}]}"#)
+    let config = try parse(
+      #"{"version": 1, "stages": [{"stage": "load", "max_pixels": 5000}, {"stage": "barcode"}]}"#)
     XCTAssertEqual(config.steps.map(\.name), ["load", "barcode"])
     XCTAssertTrue(config.steps[0].optionsJSON.contains(#""max_pixels":5000"#))
     XCTAssertTrue(config.steps[0].optionsJSON.contains(#""analysis_max_side":1600"#))
   }
 
   func testErrorsNameTheKeyPath() {
-    assertConfigError(#"{"version": 1, "stages": [{"stage": "load"}, {"stage": "bar_code"}]}"#,
+    assertConfigError(
+      #"{"version": 1, "stages": [{"stage": "load"}, {"stage": "bar_code"}]}"#,
       path: "stages[1].stage", contains: "unknown stage \"bar_code\"")
-    assertConfigError(#"{"version": 1, "stages": [{"stage": "load", "max_pixel": 5}]}"#,
+    assertConfigError(
+      #"{"version": 1, "stages": [{"stage": "load", "max_pixel": 5}]}"#,
       path: "stages[0].max_pixel", contains: "unknown option")
-    assertConfigError(#"{"version": 1, "stages": [{"stage": "load", "max_pixels": "lots"}]}"#,
+    assertConfigError(
+      #"{"version": 1, "stages": [{"stage": "load", "max_pixels": "lots"}]}"#,
       path: "stages[0].max_pixels", contains: "expected an integer")
-    assertConfigError(#"{"version": 2, "stages": [{"stage": "load"}]}"#, path: "version", contains: "unsupported version 2")
-    assertConfigError(#"{"version": 1, "stages": [{"stage": "load"}], "stagse": []}"#, path: "stagse", contains: "unknown key")
-    assertConfigError(#"{"version": 1, "stages": [{"stage": "barcode"}]}"#, path: "stages[0].stage", contains: "must be \"load\"")
-    assertConfigError(#"{"version": 1, "stages": [{"stage": "load", "analysis_max_side": 10}]}"#,
+    assertConfigError(
+      #"{"version": 2, "stages": [{"stage": "load"}]}"#, path: "version", contains: "unsupported version 2")
+    assertConfigError(
+      #"{"version": 1, "stages": [{"stage": "load"}], "stagse": []}"#, path: "stagse", contains: "unknown key"
+    )
+    assertConfigError(
+      #"{"version": 1, "stages": [{"stage": "barcode"}]}"#, path: "stages[0].stage",
+      contains: "must be \"load\"")
+    assertConfigError(
+      #"{"version": 1, "stages": [{"stage": "load", "analysis_max_side": 10}]}"#,
       path: "stages[0].analysis_max_side", contains: "at least 64")
-    assertConfigError(#"{"version": 1, "stages": [{"stage": "load"}, {"stage": "barcode", "when": "cards"}]}"#,
+    assertConfigError(
+      #"{"version": 1, "stages": [{"stage": "load"}, {"stage": "barcode", "when": "cards"}]}"#,
       path: "stages[1].when", contains: "kind")
     assertConfigError("{not json", path: "", contains: "not valid JSON")
   }
 
   func testHashDependsOnEffectiveOptionsOnly() throws {
     let implicit = try parse(#"{"version": 1, "stages": [{"stage": "load"}]}"#)
-    let explicit = try parse(#"{"version": 1, "description": "x", "stages": [{"stage": "load", "max_pixels": 100000000}]}"#)
+    let explicit = try parse(
+      #"{"version": 1, "description": "x", "stages": [{"stage": "load", "max_pixels": 100000000}]}"#)
     let changed = try parse(#"{"version": 1, "stages": [{"stage": "load", "max_pixels": 1}]}"#)
     XCTAssertEqual(implicit.hash, explicit.hash)
     XCTAssertNotEqual(implicit.hash, changed.hash)
@@ -53,10 +75,12 @@ final class PipelineConfigTests: XCTestCase {
       .deletingLastPathComponent().deletingLastPathComponent()
     var files = [root.appendingPathComponent("pipeline.json")]
     let presets = root.appendingPathComponent("presets")
-    for name in try FileManager.default.contentsOfDirectory(atPath: presets.path) where name.hasSuffix(".json") {
+    for name in try FileManager.default.contentsOfDirectory(atPath: presets.path)
+    where name.hasSuffix(".json") {
       files.append(presets.appendingPathComponent(name))
     }
-    XCTAssertGreaterThanOrEqual(files.count, 4, "pipeline.json and the cards, receipts and screenshots presets")
+    XCTAssertGreaterThanOrEqual(
+      files.count, 4, "pipeline.json and the cards, receipts and screenshots presets")
     for file in files {
       XCTAssertNoThrow(try PipelineConfig.load(from: file, context: StageContext()), file.lastPathComponent)
     }

@@ -2,6 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// A test-only stage that fails on files whose name contains "fail".
 final class FailOnNameStage: Stage {
@@ -21,7 +26,9 @@ final class SleepStage: Stage {
   struct Options: StageOptions { var milliseconds = 50; init() {} }
   let options: Options
   init(options: Options, context: StageContext) throws { self.options = options }
-  func process(_ item: PhotoItem) throws { Thread.sleep(forTimeInterval: Double(options.milliseconds) / 1000) }
+  func process(_ item: PhotoItem) throws {
+    Thread.sleep(forTimeInterval: Double(options.milliseconds) / 1000)
+  }
 }
 
 final class RunnerTests: XCTestCase {
@@ -31,7 +38,9 @@ final class RunnerTests: XCTestCase {
   override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
 
   private func config(_ json: String) throws -> PipelineConfig {
-    try PipelineConfig.parse(Data(json.utf8), context: StageContext(), registry: StageRegistry.all + [FailOnNameStage.self, SleepStage.self])
+    try PipelineConfig.parse(
+      Data(json.utf8), context: StageContext(),
+      registry: StageRegistry.all + [FailOnNameStage.self, SleepStage.self])
   }
 
   private func makeInputs() throws -> URL {
@@ -50,10 +59,13 @@ final class RunnerTests: XCTestCase {
 
   func testOneFailingPhotoDoesNotSinkTheBatch() throws {
     let input = try makeInputs()
-    let pipeline = try config(#"{"version": 1, "kind": "card", "stages": [{"stage": "load"}, {"stage": "fail_on_name"}, {"stage": "barcode"}]}"#)
+    let pipeline = try config(
+      #"{"version": 1, "kind": "card", "stages": [{"stage": "load"}, {"stage": "fail_on_name"}, {"stage": "barcode"}]}"#
+    )
     let out = directory.appendingPathComponent("out")
     let result = try RunJob(inputs: [input], config: pipeline, outputDirectory: out, jobs: 2).run()
-    XCTAssertEqual(result.records.map(\.file), ["a.png", "deep/er/b with space.png", "empty.jpg", "fail-me.png", "zz.png"])
+    XCTAssertEqual(
+      result.records.map(\.file), ["a.png", "deep/er/b with space.png", "empty.jpg", "fail-me.png", "zz.png"])
     let failed = result.records.filter { $0.status == .error }
     XCTAssertEqual(failed.map(\.file), ["empty.jpg", "fail-me.png"])
     XCTAssertEqual(failed.map { $0.error?.stage }, ["load", "fail_on_name"])
@@ -66,29 +78,42 @@ final class RunnerTests: XCTestCase {
 
   func testTwoRunsAreByteIdentical() throws {
     let input = try makeInputs()
-    let pipeline = try config(#"{"version": 1, "kind": "card", "stages": [{"stage": "load"}, {"stage": "barcode"}]}"#)
-    let first = try RunJob(inputs: [input], config: pipeline, outputDirectory: directory.appendingPathComponent("o1"), jobs: 2).run()
-    let second = try RunJob(inputs: [input], config: pipeline, outputDirectory: directory.appendingPathComponent("o2"), jobs: 1).run()
+    let pipeline = try config(
+      #"{"version": 1, "kind": "card", "stages": [{"stage": "load"}, {"stage": "barcode"}]}"#)
+    let first = try RunJob(
+      inputs: [input], config: pipeline, outputDirectory: directory.appendingPathComponent("o1"), jobs: 2
+    ).run()
+    let second = try RunJob(
+      inputs: [input], config: pipeline, outputDirectory: directory.appendingPathComponent("o2"), jobs: 1
+    ).run()
     XCTAssertEqual(try Data(contentsOf: first.recordsURL), try Data(contentsOf: second.recordsURL))
   }
 
   func testTimeLimitStopsLaterStagesWithAClearError() throws {
     let input = try makeInputs()
     let pipeline = try config(
-      #"{"version": 1, "limits": {"seconds_per_image": 0.02}, "stages": [{"stage": "load"}, {"stage": "sleep"}, {"stage": "barcode"}]}"#)
-    let result = try RunJob(inputs: [input], config: pipeline, outputDirectory: directory.appendingPathComponent("o"), jobs: 2).run()
+      #"{"version": 1, "limits": {"seconds_per_image": 0.02}, "stages": [{"stage": "load"}, {"stage": "sleep"}, {"stage": "barcode"}]}"#
+    )
+    let result = try RunJob(
+      inputs: [input], config: pipeline, outputDirectory: directory.appendingPathComponent("o"), jobs: 2
+    ).run()
     let record = try XCTUnwrap(result.records.first { $0.file == "a.png" })
     XCTAssertEqual(record.status, .error)
     XCTAssertEqual(record.error?.stage, "barcode")
     XCTAssertEqual(record.error?.message.contains("limits.seconds_per_image"), true)
     XCTAssertNotNil(record.image, "what earlier stages found stays in the record")
-    XCTAssertThrowsError(try config(#"{"version": 1, "limits": {"seconds_per_image": -1}, "stages": [{"stage": "load"}]}"#))
+    XCTAssertThrowsError(
+      try config(#"{"version": 1, "limits": {"seconds_per_image": -1}, "stages": [{"stage": "load"}]}"#))
   }
 
   func testWhenSkipsStagesForOtherKinds() throws {
     let input = try makeInputs()
-    let pipeline = try config(#"{"version": 1, "kind": "receipt", "stages": [{"stage": "load"}, {"stage": "fail_on_name", "when": "card"}]}"#)
-    let result = try RunJob(inputs: [input], config: pipeline, outputDirectory: directory.appendingPathComponent("o"), jobs: 1).run()
+    let pipeline = try config(
+      #"{"version": 1, "kind": "receipt", "stages": [{"stage": "load"}, {"stage": "fail_on_name", "when": "card"}]}"#
+    )
+    let result = try RunJob(
+      inputs: [input], config: pipeline, outputDirectory: directory.appendingPathComponent("o"), jobs: 1
+    ).run()
     XCTAssertEqual(result.records.first { $0.file == "fail-me.png" }?.status, .ok)
   }
 }

@@ -2,6 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// The classify stage on the project's samples (cards, screenshots, rendered receipts) and on the
 /// real receipts of `../shared/data/receipts` (skipped when absent).

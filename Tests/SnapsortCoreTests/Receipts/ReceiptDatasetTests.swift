@@ -2,6 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// The receipts preset on the real receipts of `../shared/data/receipts` (SROIE and German
 /// scans, ground truth by the datasets' authors; skipped when that folder is absent), two

@@ -1,6 +1,11 @@
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// Two readings of one receipt fused into one record, and the grey image's preparation:
 /// dark borders cleared, uneven lighting divided out.

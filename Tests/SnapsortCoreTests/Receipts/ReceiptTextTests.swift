@@ -2,6 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// Amounts, dates, items and checks on receipt text written in the test.
 final class ReceiptTextTests: XCTestCase {

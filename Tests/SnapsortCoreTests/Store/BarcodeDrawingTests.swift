@@ -1,4 +1,9 @@
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 import XCTest
 
 /// The report's bar drawings, checked by decoding them with zbar (the real library).

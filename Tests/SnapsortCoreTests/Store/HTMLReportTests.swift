@@ -2,6 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// The report's HTML from records built in code: one entry each, every untrusted string escaped.
 /// (The page in a real browser is checked by CLITests.StoreCommandTests.)

@@ -2,6 +2,11 @@ import Foundation
 import XCTest
 
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// The store on a real SQLite file in a temporary folder.
 final class RecordStoreTests: XCTestCase {
@@ -55,7 +60,8 @@ final class RecordStoreTests: XCTestCase {
     // A photo missing from a run leaves the store, and its tags come back with it.
     try store.replaceRun(records: Array(StoreFixtures.sample.dropFirst(3)))
     XCTAssertEqual(try store.count("records"), StoreFixtures.sample.count - 3)
-    XCTAssertEqual(try store.count("record_json"), StoreFixtures.sample.count - 3, "removed with their record")
+    XCTAssertEqual(
+      try store.count("record_json"), StoreFixtures.sample.count - 3, "removed with their record")
     XCTAssertEqual(try store.count("barcodes"), 0)
     XCTAssertEqual(try store.count("search_fts"), StoreFixtures.sample.count - 3)
     try store.replaceRun(records: StoreFixtures.sample)

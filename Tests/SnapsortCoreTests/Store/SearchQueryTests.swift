@@ -1,4 +1,9 @@
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 import XCTest
 
 /// Each rule of Screen Cache's query semantics, one test each.

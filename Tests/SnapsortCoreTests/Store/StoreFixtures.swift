@@ -1,5 +1,10 @@
 import Foundation
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 
 /// Records built in code for store, report and export tests.
 enum StoreFixtures {

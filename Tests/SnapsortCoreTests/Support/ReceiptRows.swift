@@ -1,4 +1,9 @@
 @testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortOutputs
+@testable import SnapsortStages
+@testable import SnapsortTools
 
 /// Receipt rows as OCR would give them: one word box per space-separated token, 20 px per
 /// character, rows 40 px apart, all read with the same confidence.

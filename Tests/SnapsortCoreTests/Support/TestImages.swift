@@ -1,5 +1,10 @@
 import Foundation
 import SnapsortCore
+import SnapsortImaging
+import SnapsortNative
+import SnapsortOutputs
+import SnapsortStages
+import SnapsortTools
 
 /// Images built in code for tests.
 enum TestImages {
@@ -27,7 +32,8 @@ enum TestImages {
 
   static func temporaryDirectory(_ name: String = #function) throws -> URL {
     let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("snapsort-tests-\(name.filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString.prefix(8))")
+      .appendingPathComponent(
+        "snapsort-tests-\(name.filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
@@ -53,7 +59,9 @@ enum TestImages {
     var sums = [Double](repeating: 0, count: bitmap.channels)
     for yy in y..<(y + size) {
       for xx in x..<(x + size) {
-        for c in 0..<bitmap.channels { sums[c] += Double(bitmap.pixels[(yy * bitmap.width + xx) * bitmap.channels + c]) }
+        for c in 0..<bitmap.channels {
+          sums[c] += Double(bitmap.pixels[(yy * bitmap.width + xx) * bitmap.channels + c])
+        }
       }
     }
     return sums.map { $0 / Double(size * size) }

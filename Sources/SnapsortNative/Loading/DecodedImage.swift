@@ -1,0 +1,17 @@
+/// What a decoder knows from the header, before any pixels are decoded.
+public struct ImageHeader: Sendable, Equatable {
+  public var format: ImageFormat
+  /// Stored size, before EXIF orientation.
+  public var width: Int
+  public var height: Int
+  /// EXIF orientation (1 when absent or already applied by the decoder, as libheif does).
+  public var orientation: Int
+}
+
+/// A decoder for one format: a header first (for the pixel limit), then pixels at a reduction.
+package protocol ImageDecoder {
+  static func header(of data: UnsafeRawBufferPointer) throws -> ImageHeader
+  /// Decodes stored pixels (before orientation), reduced by `1/reduction` when the format can do
+  /// that cheaply (JPEG's DCT scaling); other formats ignore `reduction`.
+  static func decode(_ data: UnsafeRawBufferPointer, reduction: Int) throws -> Bitmap
+}

@@ -1,0 +1,140 @@
+import CTesseract
+import Foundation
+
+/// Owns one `TessBaseAPI`. Not thread-safe: each worker creates its own, once, and reuses it.
+public final class TesseractEngine {
+  /// A recognised word or line: text, box `[x, y, width, height]` in the input's pixels and
+  /// tesseract's confidence (0–100).
+  public struct Item: Sendable, Equatable {
+    public var text: String
+    public var box: [Double]
+    public var confidence: Double
+    public init(text: String, box: [Double], confidence: Double) {
+      self.text = text
+      self.box = box
+      self.confidence = confidence
+    }
+  }
+
+  public struct Result: Sendable {
+    public var lines: [Item]
+    public var words: [Item]
+    /// The deadline ran out; what was recognised until then is still returned.
+    public var timedOut: Bool
+    /// The lines' text joined with spaces.
+    public var text: String { lines.map(\.text).joined(separator: " ") }
+  }
+
+  public enum PageSegmentation: Int32, Sendable {
+    /// One column of text lines of varying size: a receipt.
+    case singleColumn = 4
+    case singleBlock = 6
+    /// One line of text: a line cut out of a page read before.
+    case singleLine = 7
+    case sparseText = 11
+    case auto = 3
+  }
+
+  public static let tessdata = "/usr/share/tesseract-ocr/5/tessdata"
+
+  private let api: OpaquePointer
+  public let languages: String
+
+  /// - Throws: `NativeLibraryError` when a language's traineddata is missing or tesseract fails
+  ///   to initialise.
+  public init(languages: String) throws(NativeLibraryError) {
+    try Self.checkInstalled(languages)
+    guard let api = TessBaseAPICreate() else { throw .handleNotCreated(library: "tesseract") }
+    self.api = api
+    self.languages = languages
+    guard TessBaseAPIInit3(api, Self.tessdata, languages) == 0 else {
+      throw .loadFailed(library: "tesseract", detail: "the languages \(languages)")
+    }
+    // Cards and receipts are photographed, not scanned: no dictionary bias against brand names.
+    _ = TessBaseAPISetVariable(api, "load_system_dawg", "0")
+    // Tesseract and leptonica print diagnostics on stderr; a batch run's log is ours.
+    _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+    _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
+  }
+
+  deinit {
+    // TessBaseAPIEnd frees the recognition state, TessBaseAPIDelete the handle (capi.h).
+    TessBaseAPIEnd(api)
+    TessBaseAPIDelete(api)
+  }
+
+  /// Names the first of the "+"-joined languages that is not installed.
+  public static func checkInstalled(_ languages: String) throws(NativeLibraryError) {
+    for language in languages.split(separator: "+") where !isInstalled(String(language)) {
+      throw .missingLanguage(language: String(language), package: package(for: String(language)))
+    }
+  }
+
+  /// Debian's package for a traineddata name: `tesseract-ocr-deu` for `deu`, and for a script
+  /// model (capitalised) `tesseract-ocr-script-<ISO 15924 code>`, as scripts/ensure-deps.sh maps.
+  public static func package(for language: String) -> String {
+    switch language {
+    case "Latin": return "tesseract-ocr-script-latn"
+    case "Cyrillic": return "tesseract-ocr-script-cyrl"
+    case "Greek": return "tesseract-ocr-script-grek"
+    default: return "tesseract-ocr-" + language.lowercased().replacingOccurrences(of: "_", with: "-")
+    }
+  }
+
+  public static func isInstalled(_ language: String) -> Bool {
+    FileManager.default.fileExists(atPath: "\(tessdata)/\(language).traineddata")
+  }
+
+  /// Recognises a grey or RGB bitmap fed directly (no temporary files).
+  ///
+  /// - Parameters:
+  ///   - deadline: milliseconds before recognition is cancelled (tesseract's monitor).
+  public func recognize(
+    _ bitmap: Bitmap, segmentation: PageSegmentation = .sparseText, resolution: Int = 300,
+    deadline: Int = 10_000
+  ) -> Result {
+    TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(segmentation.rawValue)))
+    let timedOut: Bool = bitmap.pixels.withUnsafeBufferPointer { pixels in
+      TessBaseAPISetImage(
+        api, pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), Int32(bitmap.channels),
+        Int32(bitmap.rowBytes))
+      TessBaseAPISetSourceResolution(api, Int32(resolution))
+      let monitor = TessMonitorCreate()
+      // TessMonitorCreate's counterpart, per capi.h.
+      defer { TessMonitorDelete(monitor) }
+      TessMonitorSetDeadlineMSecs(monitor, Int32(max(1, deadline)))
+      let start = DispatchTime.now().uptimeNanoseconds
+      let status = TessBaseAPIRecognize(api, monitor)
+      let elapsed = Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+      return status != 0 && elapsed >= deadline - 5
+    }
+    let lines = items(level: RIL_TEXTLINE)
+    let words = items(level: RIL_WORD)
+    // Forget the image: the pixel buffer is released after this call.
+    TessBaseAPIClear(api)
+    return Result(lines: lines, words: words, timedOut: timedOut)
+  }
+
+  private func items(level: TessPageIteratorLevel) -> [Item] {
+    guard let iterator = TessBaseAPIGetIterator(api) else { return [] }
+    // The iterator from TessBaseAPIGetIterator is the caller's to delete (capi.h).
+    defer { TessResultIteratorDelete(iterator) }
+    let page = TessResultIteratorGetPageIterator(iterator)
+    var result: [Item] = []
+    repeat {
+      guard let raw = TessResultIteratorGetUTF8Text(iterator, level) else { continue }
+      // Text from GetUTF8Text is freed with TessDeleteText (capi.h).
+      let text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
+      TessDeleteText(raw)
+      var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
+      guard !text.isEmpty, TessPageIteratorBoundingBox(page, level, &left, &top, &right, &bottom) != 0 else {
+        continue
+      }
+      result.append(
+        Item(
+          text: text, box: [Double(left), Double(top), Double(right - left), Double(bottom - top)],
+          confidence: Double(TessResultIteratorConfidence(iterator, level))))
+    } while TessPageIteratorNext(page, level) != 0
+    return result
+  }
+}

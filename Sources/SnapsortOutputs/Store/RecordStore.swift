@@ -1,0 +1,361 @@
+import Foundation
+import GRDB
+import SnapsortCore
+import SnapsortImaging
+import SnapsortStages
+
+/// `snapsort.sqlite`: records keyed by content hash, their barcodes and receipt items, the
+/// user's tags, annotations and saved categories, and a full-text index over everything a
+/// person would search for.
+///
+/// Owns one GRDB `DatabaseQueue`, which serialises every access on its own queue. A run writes
+/// its records in one transaction, so a killed run leaves the previous store intact (SQLite
+/// rolls the hot journal back on the next open). Tags and annotations are keyed by content hash
+/// and never touched by a run, so they survive reruns and come back when a photo does.
+public final class RecordStore {
+  public static let fileName = "snapsort.sqlite"
+  /// The tag and category every store starts with.
+  public static let reimbursement = "reimbursement"
+
+  let queue: DatabaseQueue
+  public let url: URL
+
+  /// Opens the store at `url`.
+  ///
+  /// - Parameter create: whether a missing file is created; a reading command passes false and
+  ///   gets a clear error instead of an empty store.
+  /// - Throws: `InputError` when the file is missing or is not a snapsort store.
+  public init(url: URL, create: Bool = false) throws {
+    self.url = url
+    if !create && !FileManager.default.fileExists(atPath: url.path) {
+      throw InputError(
+        "no store at \(url.path): run `snapsort run PHOTOS --out DIR` first, or pass --db DIR/\(Self.fileName)"
+      )
+    }
+    if create {
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    }
+    var configuration = Configuration()
+    configuration.foreignKeysEnabled = true
+    do {
+      queue = try DatabaseQueue(path: url.path, configuration: configuration)
+      try Self.migrator.migrate(queue)
+    } catch let error as DatabaseError {
+      throw InputError("\(url.path) is not a snapsort store: \(error.message ?? "\(error)")")
+    }
+  }
+
+  // MARK: - Schema
+
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE records (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,          -- sha256, or "file:PATH" when the file could not be read
+            sha256 TEXT NOT NULL,
+            file TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            status TEXT NOT NULL,
+            name TEXT,
+            issuer_id TEXT,
+            issuer_name TEXT,
+            issuer_confidence REAL,
+            merchant TEXT,
+            date TEXT,
+            total TEXT,                        -- decimal text, exactly as in the record
+            currency TEXT,
+            header_color TEXT,
+            crop TEXT,
+            error TEXT,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+          );
+          -- The full record apart from the summary columns, so that scanning records for a
+          -- search reads small rows.
+          CREATE TABLE record_json (
+            record_id INTEGER PRIMARY KEY REFERENCES records(id) ON DELETE CASCADE,
+            json TEXT NOT NULL
+          );
+          CREATE INDEX records_kind ON records(kind);
+          CREATE INDEX records_date ON records(date);
+          CREATE TABLE record_files (file TEXT PRIMARY KEY, key TEXT NOT NULL);
+          CREATE INDEX record_files_key ON record_files(key);
+          CREATE TABLE barcodes (
+            record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            symbology TEXT NOT NULL,
+            value TEXT NOT NULL,
+            checksum_ok INTEGER,
+            PRIMARY KEY (record_id, position)
+          );
+          CREATE TABLE receipt_items (
+            record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            description TEXT NOT NULL,
+            quantity TEXT,
+            unit_price TEXT,
+            amount TEXT NOT NULL,
+            PRIMARY KEY (record_id, position)
+          );
+          CREATE TABLE tags (key TEXT NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (key, tag));
+          CREATE INDEX tags_tag ON tags(tag);
+          CREATE TABLE known_tags (tag TEXT PRIMARY KEY);
+          CREATE TABLE annotations (id INTEGER PRIMARY KEY, key TEXT NOT NULL, text TEXT NOT NULL, created_at REAL NOT NULL);
+          CREATE INDEX annotations_key ON annotations(key);
+          CREATE TABLE categories (name TEXT PRIMARY KEY, filter TEXT NOT NULL);
+          -- Trigram tokens give case-insensitive substring matching for keywords of 3+ characters;
+          -- shorter keywords scan the lowercased copy in `folded`.
+          CREATE VIRTUAL TABLE search_fts USING fts5(
+            text, names, merchant, issuer, items, codes, annotations, tags, folded UNINDEXED,
+            tokenize = 'trigram');
+          """)
+      try db.execute(sql: "INSERT INTO known_tags(tag) VALUES (?)", arguments: [reimbursement])
+      let filter = try String(decoding: JSONEncoder().encode(SearchFilter(tag: reimbursement)), as: UTF8.self)
+      try db.execute(
+        sql: "INSERT INTO categories(name, filter) VALUES (?, ?)", arguments: [reimbursement, filter])
+    }
+    return migrator
+  }
+
+  // MARK: - Writing a run
+
+  /// Makes the store hold exactly `records`: rows of the same content hash are updated in
+  /// place, rows of photos no longer in the run are removed (their tags and annotations stay,
+  /// keyed by content hash). One transaction.
+  public func replaceRun(records: [SnapsortStages.Record], now: Date = Date()) throws {
+    try replaceRun(records: records, now: now, failAfter: nil)
+  }
+
+  /// - Parameter failAfter: throws after this many records, for tests of the rollback.
+  func replaceRun(records: [SnapsortStages.Record], now: Date, failAfter: Int?) throws {
+    try queue.write { db in
+      try db.execute(sql: "DELETE FROM record_files")
+      var keep = Set<String>()
+      for record in records.sorted(by: { $0.file < $1.file }) {
+        let key = Self.key(of: record)
+        try db.execute(
+          sql:
+            "INSERT INTO record_files(file, key) VALUES (?, ?) ON CONFLICT(file) DO UPDATE SET key = excluded.key",
+          arguments: [record.file, key])
+        // Identical photos under several paths are one row, named by the first path.
+        if keep.insert(key).inserted { try upsert(record, key: key, now: now, in: db) }
+        if let failAfter, keep.count >= failAfter {
+          throw InputError("injected failure after \(failAfter) records")
+        }
+      }
+      let stale = try String.fetchAll(db, sql: "SELECT key FROM records").filter { !keep.contains($0) }
+      for key in stale {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM records WHERE key = ?", arguments: [key]) {
+          try db.execute(sql: "DELETE FROM search_fts WHERE rowid = ?", arguments: [id])
+          try db.execute(sql: "DELETE FROM records WHERE id = ?", arguments: [id])
+        }
+      }
+    }
+  }
+
+  static func key(of record: SnapsortStages.Record) -> String {
+    record.sha256.isEmpty ? "file:\(record.file)" : record.sha256
+  }
+
+  private func upsert(_ record: SnapsortStages.Record, key: String, now: Date, in db: Database) throws {
+    let json = String(decoding: try RecordCoding.encodeLine(record), as: UTF8.self)
+    let existing = try Row.fetchOne(
+      db, sql: "SELECT r.id, j.json FROM records r JOIN record_json j ON j.record_id = r.id WHERE r.key = ?",
+      arguments: [key])
+    if let existing, (existing["json"] as String) == json {
+      let id: Int64 = existing["id"]
+      try db.execute(sql: "UPDATE records SET file = ? WHERE id = ?", arguments: [record.file, id])
+      return
+    }
+    let receipt = record.receipt
+    let card = record.card
+    let columns: [String: (any DatabaseValueConvertible)?] = [
+      "key": key, "sha256": record.sha256, "file": record.file, "kind": record.kind.rawValue,
+      "status": record.status.rawValue, "name": card?.name?.suggested,
+      "issuer_id": card?.issuer?.id, "issuer_name": card?.issuer?.name,
+      "issuer_confidence": card?.issuer.map { $0.confidence }, "merchant": receipt?.merchant,
+      "date": receipt?.date,
+      "total": receipt?.total, "currency": receipt?.currency,
+      "header_color": card?.headerColor ?? card?.colors?.first?.hex,
+      "crop": card?.crop, "error": record.error.map { "\($0.stage): \($0.message)" },
+    ]
+    let names = columns.keys.sorted()
+    let id: Int64
+    if let existing {
+      id = existing["id"]
+      let assignments = names.map { "\($0) = ?" }.joined(separator: ", ")
+      try db.execute(
+        sql: "UPDATE records SET \(assignments), updated_at = ? WHERE id = ?",
+        arguments: StatementArguments(names.map { columns[$0]! }) + [now.timeIntervalSince1970, id])
+      try db.execute(sql: "DELETE FROM barcodes WHERE record_id = ?", arguments: [id])
+      try db.execute(sql: "DELETE FROM receipt_items WHERE record_id = ?", arguments: [id])
+    } else {
+      let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+      try db.execute(
+        sql:
+          "INSERT INTO records(\(names.joined(separator: ", ")), created_at, updated_at) VALUES (\(placeholders), ?, ?)",
+        arguments: StatementArguments(names.map { columns[$0]! })
+          + [now.timeIntervalSince1970, now.timeIntervalSince1970])
+      id = db.lastInsertedRowID
+    }
+    try db.execute(
+      sql:
+        "INSERT INTO record_json(record_id, json) VALUES (?, ?) ON CONFLICT(record_id) DO UPDATE SET json = excluded.json",
+      arguments: [id, json])
+    for (position, code) in (card?.barcodes ?? []).enumerated() {
+      try db.execute(
+        sql:
+          "INSERT INTO barcodes(record_id, position, symbology, value, checksum_ok) VALUES (?, ?, ?, ?, ?)",
+        arguments: [id, position, code.symbology, code.value, code.checksumOK])
+    }
+    for (position, item) in (receipt?.items ?? []).enumerated() {
+      try db.execute(
+        sql: """
+          INSERT INTO receipt_items(record_id, position, description, quantity, unit_price, amount)
+          VALUES (?, ?, ?, ?, ?, ?)
+          """,
+        arguments: [id, position, item.description, item.quantity, item.unitPrice, item.amount])
+    }
+    try reindex(id: id, key: key, record: record, in: db)
+  }
+
+  /// Rewrites one record's row in the full-text index from its record, tags and annotations.
+  func reindex(id: Int64, key: String, record: SnapsortStages.Record?, in db: Database) throws {
+    let record =
+      try record
+      ?? {
+        let json =
+          try String.fetchOne(db, sql: "SELECT json FROM record_json WHERE record_id = ?", arguments: [id])
+          ?? "{}"
+        return try RecordCoding.decode(Data(json.utf8))
+      }()
+    let card = record.card
+    let receipt = record.receipt
+    // OCR lines, an error's message and stage notes: everything a person may remember reading.
+    let text =
+      (((card?.text ?? []) + (receipt?.text ?? [])).map(\.text) + [record.error?.message].compactMap { $0 }
+      + (record.notes ?? [])).joined(separator: "\n")
+    let names = ([record.file] + [card?.name?.suggested].compactMap { $0 } + (card?.name?.alternatives ?? []))
+      .joined(separator: "\n")
+    let issuer = [card?.issuer?.name, card?.issuer?.id, card?.payment?.network].compactMap { $0 }.joined(
+      separator: "\n")
+    let items = (receipt?.items ?? []).map(\.description).joined(separator: "\n")
+    let codes = (card?.barcodes ?? []).map(\.value).joined(separator: "\n")
+    let annotations = try String.fetchAll(
+      db, sql: "SELECT text FROM annotations WHERE key = ? ORDER BY id", arguments: [key]
+    ).joined(separator: "\n")
+    let tags = try String.fetchAll(
+      db, sql: "SELECT tag FROM tags WHERE key = ? ORDER BY tag", arguments: [key]
+    )
+    .joined(separator: "\n")
+    let columns = [text, names, receipt?.merchant ?? "", issuer, items, codes, annotations, tags]
+    let folded = columns.joined(separator: "\n").lowercased()
+    try db.execute(sql: "DELETE FROM search_fts WHERE rowid = ?", arguments: [id])
+    try db.execute(
+      sql: """
+        INSERT INTO search_fts(rowid, text, names, merchant, issuer, items, codes, annotations, tags, folded)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+      arguments: StatementArguments([id] + columns + [folded]))
+  }
+
+  // MARK: - Organising
+
+  /// The record key of a file as the run named it (or a path ending in it).
+  func key(forFile file: String, in db: Database) throws -> (key: String, id: Int64) {
+    var key = try String.fetchOne(db, sql: "SELECT key FROM record_files WHERE file = ?", arguments: [file])
+    if key == nil {
+      let suffix = try String.fetchAll(
+        db, sql: "SELECT key FROM record_files WHERE ? LIKE '%/' || file OR file LIKE '%/' || ?",
+        arguments: [file, file])
+      if Set(suffix).count == 1 { key = suffix.first }
+    }
+    guard let key,
+      let id = try Int64.fetchOne(db, sql: "SELECT id FROM records WHERE key = ?", arguments: [key])
+    else { throw InputError("\(file) is not in the store (paths are as in records.jsonl)") }
+    return (key, id)
+  }
+
+  /// Adds tags (lowercased) to a file's record; returns its tags afterwards.
+  @discardableResult
+  public func tag(file: String, tags: [String]) throws -> [String] {
+    try queue.write { db in
+      let (key, id) = try self.key(forFile: file, in: db)
+      for tag in tags.map({ $0.lowercased().trimmingCharacters(in: .whitespaces) }) where !tag.isEmpty {
+        try db.execute(sql: "INSERT OR IGNORE INTO tags(key, tag) VALUES (?, ?)", arguments: [key, tag])
+        try db.execute(sql: "INSERT OR IGNORE INTO known_tags(tag) VALUES (?)", arguments: [tag])
+      }
+      try reindex(id: id, key: key, record: nil, in: db)
+      return try String.fetchAll(db, sql: "SELECT tag FROM tags WHERE key = ? ORDER BY tag", arguments: [key])
+    }
+  }
+
+  /// Removes tags from a file's record.
+  public func untag(file: String, tags: [String]) throws {
+    try queue.write { db in
+      let (key, id) = try self.key(forFile: file, in: db)
+      for tag in tags {
+        try db.execute(sql: "DELETE FROM tags WHERE key = ? AND tag = ?", arguments: [key, tag.lowercased()])
+      }
+      try reindex(id: id, key: key, record: nil, in: db)
+    }
+  }
+
+  /// Adds a searchable note to a file's record.
+  public func annotate(file: String, text: String, now: Date = Date()) throws {
+    try queue.write { db in
+      let (key, id) = try self.key(forFile: file, in: db)
+      try db.execute(
+        sql: "INSERT INTO annotations(key, text, created_at) VALUES (?, ?, ?)",
+        arguments: [key, text, now.timeIntervalSince1970])
+      try reindex(id: id, key: key, record: nil, in: db)
+    }
+  }
+
+  /// Each record's file and the text its search runs over, for checking the index.
+  func searchableTexts() throws -> [(file: String, text: String)] {
+    try queue.read { db in
+      try Row.fetchAll(db, sql: "SELECT r.file, f.folded FROM records r JOIN search_fts f ON f.rowid = r.id")
+        .map {
+          ($0["file"], $0["folded"])
+        }
+    }
+  }
+
+  public func knownTags() throws -> [String] {
+    try queue.read { db in try String.fetchAll(db, sql: "SELECT tag FROM known_tags ORDER BY tag") }
+  }
+
+  /// Saves (or replaces) a named filter.
+  public func saveCategory(name: String, filter: SearchFilter) throws {
+    try filter.validate()
+    let json = String(decoding: try JSONEncoder().encode(filter), as: UTF8.self)
+    try queue.write { db in
+      try db.execute(
+        sql:
+          "INSERT INTO categories(name, filter) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET filter = excluded.filter",
+        arguments: [name, json])
+    }
+  }
+
+  public func categories() throws -> [(name: String, filter: SearchFilter)] {
+    try queue.read { db in
+      try Row.fetchAll(db, sql: "SELECT name, filter FROM categories ORDER BY name").map { row in
+        let json: String = row["filter"]
+        return (row["name"], try JSONDecoder().decode(SearchFilter.self, from: Data(json.utf8)))
+      }
+    }
+  }
+
+  public func category(named name: String) throws -> SearchFilter {
+    guard let found = try categories().first(where: { $0.name == name }) else {
+      let names = try categories().map(\.name).joined(separator: ", ")
+      throw InputError("no category named \(name) (saved: \(names))")
+    }
+    return found.filter
+  }
+}

@@ -1,0 +1,346 @@
+import Foundation
+import SnapsortNative
+
+/// One line of `records.jsonl`: the contract other tools read (see DESIGN.md).
+///
+/// Field names are never renamed; new fields may be added. Optional members that the contract
+/// shows as `null` are encoded as explicit nulls so readers can rely on the keys being present.
+public struct Record: Codable, Sendable, Equatable {
+  public enum Status: String, Codable, Sendable { case ok, error }
+
+  public var file: String
+  public var sha256: String
+  public var kind: Kind
+  public var status: Status
+  public var image: ImageInfo?
+  public var card: CardRecord?
+  public var receipt: ReceiptRecord?
+  public var error: RecordError?
+  /// Stage notes that are not errors ("no card found", "no code found", "ocr timed out").
+  public var notes: [String]?
+  /// What the classify stage decided and from which evidence.
+  public var classification: Classification?
+
+  public init(file: String, sha256: String) {
+    self.file = file
+    self.sha256 = sha256
+    self.kind = .unknown
+    self.status = .ok
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case file, sha256, kind, status, image, card, receipt, error, notes, classification
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(file, forKey: .file)
+    try c.encode(sha256, forKey: .sha256)
+    try c.encode(kind, forKey: .kind)
+    try c.encode(status, forKey: .status)
+    try c.encode(image, forKey: .image)
+    try c.encode(card, forKey: .card)
+    try c.encode(receipt, forKey: .receipt)
+    try c.encodeIfPresent(error, forKey: .error)
+    try c.encodeIfPresent(notes, forKey: .notes)
+    try c.encodeIfPresent(classification, forKey: .classification)
+  }
+}
+
+/// The classify stage's decision: the kind, its confidence and the image evidence behind it.
+public struct Classification: Codable, Sendable, Equatable {
+  public var kind: Kind
+  public var confidence: Double
+  public var evidence: KindEvidence
+  public init(kind: Kind, confidence: Double, evidence: KindEvidence) {
+    self.kind = kind
+    self.confidence = confidence
+    self.evidence = evidence
+  }
+}
+
+/// What the photo shows.
+public enum Kind: String, Codable, Sendable, CaseIterable {
+  case card, receipt, other, unknown
+}
+
+public struct RecordError: Codable, Sendable, Equatable {
+  public var stage: String
+  public var message: String
+  public init(stage: String, message: String) {
+    self.stage = stage
+    self.message = message
+  }
+}
+
+public struct ImageInfo: Codable, Sendable, Equatable {
+  /// Size after EXIF orientation is applied: the space every point in the record lives in.
+  public var width: Int
+  public var height: Int
+  public var orientation: Int
+  public var format: String
+  public init(width: Int, height: Int, orientation: Int, format: String) {
+    self.width = width
+    self.height = height
+    self.orientation = orientation
+    self.format = format
+  }
+}
+
+/// A point `[x, y]` in the pixels of the orientation-corrected image.
+public typealias Point2 = [Double]
+
+public struct BarcodeRecord: Codable, Sendable, Equatable {
+  public var symbology: String
+  public var value: String
+  public var checksumOK: Bool?
+  /// The 14-digit-free GTIN form for retail codes (UPC-A as 13 digits, UPC-E expanded).
+  public var gtin: String?
+  /// Base64 of the raw bytes when the payload is not valid UTF-8 text.
+  public var bytes: String?
+  public var quad: [Point2]?
+  public var decoder: String?
+  public var dynamic: Bool?
+  public var dynamicReason: String?
+
+  public init(symbology: String, value: String) {
+    self.symbology = symbology
+    self.value = value
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case symbology, value, gtin, bytes, quad, decoder, dynamic
+    case checksumOK = "checksum_ok"
+    case dynamicReason = "dynamic_reason"
+  }
+}
+
+public struct ColorShare: Codable, Sendable, Equatable {
+  public var hex: String
+  public var share: Double
+  public init(hex: String, share: Double) {
+    self.hex = hex
+    self.share = share
+  }
+}
+
+public struct NameSuggestion: Codable, Sendable, Equatable {
+  public var suggested: String?
+  public var alternatives: [String]
+  public init(suggested: String?, alternatives: [String]) {
+    self.suggested = suggested
+    self.alternatives = alternatives
+  }
+}
+
+public struct IssuerMatch: Codable, Sendable, Equatable {
+  public struct Alternative: Codable, Sendable, Equatable {
+    public var id: String
+    public var confidence: Double
+    public init(id: String, confidence: Double) {
+      self.id = id
+      self.confidence = confidence
+    }
+  }
+  public var id: String?
+  public var name: String?
+  public var confidence: Double
+  public var alternatives: [Alternative]
+  public init(id: String?, name: String?, confidence: Double, alternatives: [Alternative]) {
+    self.id = id
+    self.name = name
+    self.confidence = confidence
+    self.alternatives = alternatives
+  }
+  public func encode(to encoder: Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(id, forKey: .id)
+    try c.encode(name, forKey: .name)
+    try c.encode(confidence, forKey: .confidence)
+    try c.encode(alternatives, forKey: .alternatives)
+  }
+}
+
+public struct PaymentInfo: Codable, Sendable, Equatable {
+  public var network: String
+  public var last4: String
+  public init(network: String, last4: String) {
+    self.network = network
+    self.last4 = last4
+  }
+}
+
+public struct TextLine: Codable, Sendable, Equatable {
+  public var text: String
+  /// `[x, y, width, height]` in crop pixels.
+  public var box: [Double]
+  public var confidence: Double
+  public init(text: String, box: [Double], confidence: Double) {
+    self.text = text
+    self.box = box
+    self.confidence = confidence
+  }
+}
+
+public struct CardRecord: Codable, Sendable, Equatable {
+  public var quad: [Point2]?
+  public var confidence: Double?
+  /// Why no quad was found, when `quad` is null.
+  public var reason: String?
+  public var crop: String?
+  public var colors: [ColorShare]?
+  public var backgrounds: [String]?
+  public var headerColor: String?
+  public var barcodes: [BarcodeRecord]?
+  public var name: NameSuggestion?
+  public var text: [TextLine]?
+  public var issuer: IssuerMatch?
+  public var payment: PaymentInfo?
+
+  public init() {}
+
+  enum CodingKeys: String, CodingKey {
+    case quad, confidence, reason, crop, colors, backgrounds, barcodes, name, text, issuer
+    case payment
+    case headerColor = "header_color"
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(quad, forKey: .quad)
+    try c.encode(confidence, forKey: .confidence)
+    try c.encodeIfPresent(reason, forKey: .reason)
+    try c.encode(crop, forKey: .crop)
+    try c.encode(colors, forKey: .colors)
+    try c.encodeIfPresent(backgrounds, forKey: .backgrounds)
+    try c.encodeIfPresent(headerColor, forKey: .headerColor)
+    try c.encode(barcodes, forKey: .barcodes)
+    try c.encode(name, forKey: .name)
+    try c.encodeIfPresent(text, forKey: .text)
+    try c.encode(issuer, forKey: .issuer)
+    try c.encode(payment, forKey: .payment)
+  }
+}
+
+/// An amount or other field extracted from a receipt, with where it came from.
+public struct ReceiptField: Codable, Sendable, Equatable {
+  public var value: String
+  public var confidence: Double
+  /// Index of the source line in the record's `text`; nil when the field came from another
+  /// reading of the receipt than the one `text` holds.
+  public var line: Int?
+  /// The other reading the field came from (`grey`, `binarised`; `line`: its source line read
+  /// again on its own; `logo`: the band above the address read with thinned strokes), and the
+  /// text it was read from.
+  public var reading: String?
+  public var source: String?
+  public init(value: String, confidence: Double, line: Int?, reading: String? = nil, source: String? = nil) {
+    self.value = value
+    self.confidence = confidence
+    self.line = line
+    self.reading = reading
+    self.source = source
+  }
+}
+
+public struct ReceiptItem: Codable, Sendable, Equatable {
+  public var description: String
+  public var quantity: String?
+  public var unitPrice: String?
+  public var amount: String
+  public init(description: String, quantity: String?, unitPrice: String?, amount: String) {
+    self.description = description
+    self.quantity = quantity
+    self.unitPrice = unitPrice
+    self.amount = amount
+  }
+  enum CodingKeys: String, CodingKey {
+    case description, quantity, amount
+    case unitPrice = "unit_price"
+  }
+  public func encode(to encoder: Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(description, forKey: .description)
+    try c.encode(quantity, forKey: .quantity)
+    try c.encode(unitPrice, forKey: .unitPrice)
+    try c.encode(amount, forKey: .amount)
+  }
+}
+
+public struct ReceiptChecks: Codable, Sendable, Equatable {
+  /// Whether the items add up to the subtotal (null when either is missing).
+  public var itemsMatchSubtotal: Bool?
+  /// Whether subtotal − savings + tax equals the total (null when not computable).
+  public var totalsConsistent: Bool?
+  public var problems: [String]
+  public init(itemsMatchSubtotal: Bool?, totalsConsistent: Bool?, problems: [String]) {
+    self.itemsMatchSubtotal = itemsMatchSubtotal
+    self.totalsConsistent = totalsConsistent
+    self.problems = problems
+  }
+  enum CodingKeys: String, CodingKey {
+    case problems
+    case itemsMatchSubtotal = "items_match_subtotal"
+    case totalsConsistent = "totals_consistent"
+  }
+  public func encode(to encoder: Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(itemsMatchSubtotal, forKey: .itemsMatchSubtotal)
+    try c.encode(totalsConsistent, forKey: .totalsConsistent)
+    try c.encode(problems, forKey: .problems)
+  }
+}
+
+public struct ReceiptRecord: Codable, Sendable, Equatable {
+  public var merchant: String?
+  public var date: String?
+  public var time: String?
+  public var currency: String?
+  public var items: [ReceiptItem]
+  public var subtotal: String?
+  public var savings: String?
+  public var tax: String?
+  public var total: String?
+  public var referenceNumber: String?
+  public var checks: ReceiptChecks?
+  public var confidence: Double?
+  /// Per-field confidence and source line.
+  public var fields: [String: ReceiptField]?
+  public var text: [TextLine]?
+  /// The receipt's corners in full-resolution pixels (the whole image for a scan).
+  public var quad: [Point2]?
+  /// Degrees the text was turned by to make its rows level.
+  public var skew: Double?
+  /// Which preparation of the image was read: `binarised` or `grey`.
+  public var imageVariant: String?
+
+  public init() { items = [] }
+
+  enum CodingKeys: String, CodingKey {
+    case merchant, date, time, currency, items, subtotal, savings, tax, total, checks
+    case confidence, fields, text, quad, skew
+    case imageVariant = "image_variant"
+    case referenceNumber = "reference_number"
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(merchant, forKey: .merchant)
+    try c.encode(date, forKey: .date)
+    try c.encodeIfPresent(time, forKey: .time)
+    try c.encode(currency, forKey: .currency)
+    try c.encode(items, forKey: .items)
+    try c.encode(subtotal, forKey: .subtotal)
+    try c.encode(savings, forKey: .savings)
+    try c.encode(tax, forKey: .tax)
+    try c.encode(total, forKey: .total)
+    try c.encode(referenceNumber, forKey: .referenceNumber)
+    try c.encode(checks, forKey: .checks)
+    try c.encodeIfPresent(confidence, forKey: .confidence)
+    try c.encodeIfPresent(fields, forKey: .fields)
+    try c.encodeIfPresent(quad, forKey: .quad)
+    try c.encodeIfPresent(skew, forKey: .skew)
+    try c.encodeIfPresent(imageVariant, forKey: .imageVariant)
+    try c.encodeIfPresent(text, forKey: .text)
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import SnapsortNative
+
+/// A step of the pipeline: reads what earlier stages left on a `PhotoItem` and writes its own
+/// results into the item and its record.
+///
+/// Implementation requirements:
+/// - `name` is the stage's key in `pipeline.json`, in snake_case, unique in `StageRegistry`.
+/// - `Options` lists every option as a non-optional property with its default in `init()`;
+///   JSON keys are the snake_case forms of the property names. Unknown keys and wrong types are
+///   rejected by the config loader before any photo is touched.
+/// - `validate(_:context:)` checks what the options refer to (files, languages) up front.
+/// - One instance is created per worker and used from that worker's thread only, so native
+///   handles live in stored properties and are reused from photo to photo.
+/// - `process(_:)` throws for a failure of this photo only; the runner turns it into an error
+///   record naming the stage, and the other photos go on.
+public protocol Stage: AnyObject, SendableMetatype {
+  associatedtype Options: StageOptions
+  static var name: String { get }
+  /// One line for `snapsort list-stages` and the README's stage table.
+  static var summary: String { get }
+  static func validate(_ options: Options, context: StageContext) throws
+  init(options: Options, context: StageContext) throws
+  func process(_ item: PhotoItem) throws
+}
+
+extension Stage {
+  public static func validate(_ options: Options, context: StageContext) throws {}
+}
+
+/// A stage's options: Codable with defaults for every key.
+public protocol StageOptions: Codable, Sendable {
+  init()
+}
+
+/// For stages without options.
+public struct NoOptions: StageOptions, Equatable {
+  public init() {}
+}
+
+/// Run-wide facts a stage may need when it is created.
+public struct StageContext: Sendable {
+  /// Where crops and other files go; nil when nothing is written (tests, `check`).
+  public var outputDirectory: URL?
+  /// How many workers run at once (tesseract threading depends on it).
+  public var jobs: Int
+  /// The folder `pipeline.json` was read from, for resolving relative paths in options.
+  public var configDirectory: URL?
+
+  public init(outputDirectory: URL? = nil, jobs: Int = 1, configDirectory: URL? = nil) {
+    self.outputDirectory = outputDirectory
+    self.jobs = jobs
+    self.configDirectory = configDirectory
+  }
+
+  /// Resolves a path from the config: absolute as is, else against the config's folder, then
+  /// against the bundled resources.
+  public func resolve(_ path: String) -> URL {
+    if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
+    if let configDirectory {
+      let candidate = configDirectory.appendingPathComponent(path)
+      if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+    }
+    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path)
+    if FileManager.default.fileExists(atPath: cwd.path) { return cwd }
+    if let bundled = Bundle.module.url(forResource: path, withExtension: nil, subdirectory: "Resources") {
+      return bundled
+    }
+    return cwd
+  }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// A trained issuer classifier: a conditional logit ("is it this issuer?") over (card, candidate
+/// issuer) feature vectors, with a "none of these" alternative for cards of unknown issuers.
+///
+/// Why this design rather than a multinomial logistic regression with one weight vector per
+/// issuer: a per-issuer model needs photos of every issuer and must be retrained whenever the
+/// catalog grows, while most of the 270-odd catalog entries will never have training photos.
+/// Here one shared weight vector scores any candidate from features that compare the card with
+/// the catalog entry (text against names, palette against brand colours, barcodes against known
+/// patterns), so an issuer added to `issuers.json` is recognised without retraining. The
+/// utilities of all candidates and of "none" go through one softmax (McFadden's conditional
+/// logit), trained by maximum likelihood; training includes every labelled card a second time
+/// with its own issuer removed from the candidates and "none" as the answer, which teaches the
+/// open-set case directly. A threshold on the top probability, calibrated on held-out data, then
+/// turns a weak winner into "unknown".
+public struct IssuerModel: Codable, Sendable, Equatable {
+  public static let currentVersion = 1
+  public static let bundledFileName = "issuer-model.json"
+
+  public var version: Int
+  public var design: String
+  public var features: [String]
+  public var weights: [Double]
+  public var nullFeatures: [String]
+  public var nullWeights: [Double]
+  /// Below this top probability the answer is "unknown".
+  public var threshold: Double
+  /// Issuers from the training folder's `catalog.json`, added to (or replacing) the catalog's.
+  public var catalogAdditions: [Issuer]
+  /// What the model was trained and measured on, for people.
+  public var training: [String: String]
+
+  public init(
+    weights: [Double], nullWeights: [Double], threshold: Double, catalogAdditions: [Issuer] = [],
+    training: [String: String] = [:]
+  ) {
+    self.version = Self.currentVersion
+    self.design = "conditional-logit"
+    self.features = IssuerFeatures.names
+    self.weights = weights
+    self.nullFeatures = IssuerFeatures.nullNames
+    self.nullWeights = nullWeights
+    self.threshold = threshold
+    self.catalogAdditions = catalogAdditions
+    self.training = training
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case version, design, features, weights, threshold, training
+    case nullFeatures = "null_features"
+    case nullWeights = "null_weights"
+    case catalogAdditions = "catalog_additions"
+  }
+
+  /// Reads a model file and checks that it fits this build's features.
+  public static func load(from url: URL) throws -> IssuerModel {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw DataFileError(
+        .unreadable, "cannot read the issuer model \(url.path): \(error.localizedDescription)")
+    }
+    let model: IssuerModel
+    do {
+      model = try JSONDecoder().decode(IssuerModel.self, from: data)
+    } catch {
+      throw DataFileError(.invalid, "the issuer model \(url.path) is not valid: \(error)")
+    }
+    guard model.version == currentVersion else {
+      throw DataFileError(
+        .incompatible,
+        "the issuer model \(url.path) has version \(model.version); this snapsort reads \(currentVersion)")
+    }
+    guard model.features == IssuerFeatures.names, model.weights.count == IssuerFeatures.count,
+      model.nullFeatures == IssuerFeatures.nullNames,
+      model.nullWeights.count == IssuerFeatures.nullNames.count
+    else {
+      throw DataFileError(
+        .incompatible,
+        "the issuer model \(url.path) was trained on other features than this snapsort computes; "
+          + "retrain it with `snapsort train-issuers`")
+    }
+    return model
+  }
+
+  public func write(to url: URL) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    try encoder.encode(self).write(to: url, options: .atomic)
+  }
+}
+
+/// A model applied to a catalog: ranks every issuer for one card.
+public struct IssuerClassifier: Sendable {
+  public let model: IssuerModel
+  public let catalog: IssuerCatalog
+  package let prepared: [PreparedIssuer]
+
+  public init(model: IssuerModel, catalog: IssuerCatalog) {
+    self.model = model
+    self.catalog = catalog.merging(model.catalogAdditions)
+    self.prepared = self.catalog.issuers.map(PreparedIssuer.init)
+  }
+
+  /// Probabilities of "none of these" and of every issuer, best first.
+  public struct Ranking: Sendable {
+    public var unknown: Double
+    public var issuers: [(index: Int, probability: Double)]
+  }
+
+  public func rank(_ card: CardEvidence) -> Ranking {
+    let rows = IssuerFeatures.rows(card, prepared)
+    let utilities = rows.map { dot(model.weights, $0) }
+    let nullUtility = dot(model.nullWeights, IssuerFeatures.nullVector(card, rows: rows))
+    let top = max(nullUtility, utilities.max() ?? nullUtility)
+    let expNull = exp(nullUtility - top)
+    let exps = utilities.map { exp($0 - top) }
+    let total = expNull + exps.reduce(0, +)
+    let ranked = exps.enumerated().map { ($0.offset, $0.element / total) }
+      .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
+    return Ranking(unknown: expNull / total, issuers: ranked)
+  }
+
+  /// The record's answer: the best issuer, or `id: null` when its probability is under the
+  /// model's threshold; alternatives are the next three (the top three for an unknown).
+  public func classify(_ card: CardEvidence) -> IssuerMatch {
+    let ranking = rank(card)
+    guard let best = ranking.issuers.first else {
+      return IssuerMatch(id: nil, name: nil, confidence: 1, alternatives: [])
+    }
+    func alternative(_ entry: (index: Int, probability: Double)) -> IssuerMatch.Alternative {
+      IssuerMatch.Alternative(id: prepared[entry.index].issuer.id, confidence: round3(entry.probability))
+    }
+    if best.probability < model.threshold {
+      return IssuerMatch(
+        id: nil, name: nil, confidence: round3(1 - best.probability),
+        alternatives: ranking.issuers.prefix(3).map(alternative))
+    }
+    let issuer = prepared[best.index].issuer
+    return IssuerMatch(
+      id: issuer.id, name: issuer.name, confidence: round3(best.probability),
+      alternatives: ranking.issuers.dropFirst().prefix(3).map(alternative))
+  }
+
+  /// Ids of the top `k` issuers regardless of the threshold.
+  public func top(_ k: Int, _ card: CardEvidence) -> [String] {
+    rank(card).issuers.prefix(k).map { prepared[$0.index].issuer.id }
+  }
+}
+
+package func dot(_ p: [Double], _ q: [Double]) -> Double {
+  var sum = 0.0
+  for index in 0..<min(p.count, q.count) { sum += p[index] * q[index] }
+  return sum
+}
+
+func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }

@@ -1,0 +1,60 @@
+import Foundation
+import SnapsortImaging
+
+/// An amount of money in minor units (cents), read from receipt text with a decimal comma or
+/// point; never a floating-point number.
+public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
+  public var cents: Int
+
+  public init(cents: Int) { self.cents = cents }
+
+  /// The decimal string of the record: `"17.44"`, `"-1.00"`.
+  public var description: String {
+    let magnitude = abs(cents)
+    let fraction = magnitude % 100
+    return "\(cents < 0 ? "-" : "")\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+  }
+
+  public var magnitude: Money { Money(cents: abs(cents)) }
+
+  public static func < (a: Money, b: Money) -> Bool { a.cents < b.cents }
+  public static func + (a: Money, b: Money) -> Money { Money(cents: a.cents + b.cents) }
+  public static func - (a: Money, b: Money) -> Money { Money(cents: a.cents - b.cents) }
+
+  /// An amount found in a line of text.
+  public struct Found: Sendable, Equatable {
+    public var money: Money
+    /// Character offsets of the match in the line.
+    public var range: Range<Int>
+  }
+
+  // Digits with optional thousands groups, then a comma or point and exactly two digits; OCR
+  // sometimes puts a space beside the separator. Not part of a date (12.03.2024), a time, a
+  // longer number or a percentage.
+  private static let pattern = TextPattern(
+    #"(?<![\d.,:/])(-\s?)?(\d{1,3}(?:[.,' ]\d{3})+|\d{1,7})\s?[.,]\s?(\d{2})(?![\d%]|[.,:/]\d|\s%)(\s?-)?"#)
+
+  /// Every amount in `text`, left to right.
+  public static func amounts(in text: String) -> [Found] {
+    var result: [Found] = []
+    for match in pattern.matches(in: text) {
+      guard let whole = match[2], let fraction = match[3] else { continue }
+      let digits = whole.filter(\.isNumber)
+      guard let units = Int(digits), let minor = Int(fraction) else { continue }
+      let negative = match[1] != nil || match[4] != nil
+      let lower = text.distance(from: text.startIndex, to: match.range.lowerBound)
+      let upper = text.distance(from: text.startIndex, to: match.range.upperBound)
+      result.append(
+        Found(money: Money(cents: (units * 100 + minor) * (negative ? -1 : 1)), range: lower..<upper))
+    }
+    return result
+  }
+
+  /// One amount written alone (`"17.44"`, `"1.234,56"`, `"RM 9.00"`), or nil.
+  public static func parse(_ text: String) -> Money? {
+    let cleaned = text.filter { !$0.isLetter && $0 != "$" && $0 != "€" && $0 != "£" }
+      .trimmingCharacters(in: .whitespaces)
+    let found = amounts(in: cleaned)
+    return found.count == 1 ? found[0].money : nil
+  }
+}

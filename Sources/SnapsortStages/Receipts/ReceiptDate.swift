@@ -1,0 +1,207 @@
+import Foundation
+import SnapsortImaging
+
+/// Dates and times as receipts print them: numeric (DD.MM.YYYY, DD/MM/YYYY, YYYY-MM-DD,
+/// MM/DD/YY…) or with a month name in English, Polish, German, French, Spanish, Italian, Dutch,
+/// Swedish, Russian or Ukrainian.
+public enum ReceiptDate {
+  public struct Found: Sendable, Equatable {
+    /// ISO 8601 `YYYY-MM-DD`.
+    public var iso: String
+    /// Whether day and month could be read either way round.
+    public var ambiguous: Bool
+    /// Whether the text had to be mended to read as a date: a separator lost ("09- 06 2018",
+    /// "2703/2018") or a letter read for a digit ("OT/0T/17").
+    public var repaired = false
+  }
+
+  /// Month-name prefixes (folded: lowercase, no diacritics) and their month numbers. Prefixes of
+  /// at least three letters match abbreviations and inflected forms (`marca`, `März`, `mars`).
+  static let monthNames: [(String, Int)] = [
+    // en
+    ("jan", 1), ("feb", 2), ("mar", 3), ("apr", 4), ("may", 5), ("jun", 6), ("jul", 7), ("aug", 8),
+    ("sep", 9), ("oct", 10), ("nov", 11), ("dec", 12),
+    // de, nl, sv, fr, es, it (the ones English prefixes do not cover)
+    ("maer", 3), ("mrz", 3), ("mai", 5), ("okt", 10), ("dez", 12), ("mei", 5), ("maj", 5), ("janv", 1),
+    ("fev", 2), ("avr", 4), ("juin", 6), ("juil", 7), ("aou", 8), ("ene", 1), ("abr", 4), ("ago", 8),
+    ("dic", 12), ("gen", 1), ("mag", 5), ("giu", 6), ("lug", 7), ("set", 9), ("ott", 10), ("mrt", 3),
+    ("okt", 10), ("des", 12),
+    // pl (nominative and genitive stems)
+    ("sty", 1), ("lut", 2), ("marz", 3), ("kwi", 4), ("cze", 6), ("lip", 7), ("sie", 8), ("wrz", 9),
+    ("paz", 10), ("lis", 11), ("gru", 12),
+    // ru
+    ("янв", 1), ("фев", 2), ("мар", 3), ("апр", 4), ("мая", 5), ("май", 5), ("июн", 6), ("июл", 7),
+    ("авг", 8), ("сен", 9), ("окт", 10), ("ноя", 11), ("дек", 12),
+    // uk
+    ("січ", 1), ("лют", 2), ("бер", 3), ("кві", 4), ("тра", 5), ("чер", 6), ("лип", 7), ("сер", 8),
+    ("вер", 9), ("жов", 10), ("лис", 11), ("гру", 12),
+  ]
+
+  /// The month a word names, or nil.
+  public static func month(named word: String) -> Int? {
+    let folded = word.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
+      .filter { !$0.properties.isDiacritic && $0.properties.generalCategory != .nonspacingMark }
+      .map(String.init).joined().replacingOccurrences(of: "ä", with: "ae")
+    guard folded.count >= 3 else { return nil }
+    // Longest prefix first, so "marz" (pl, March) is not read as "mar" by accident of order.
+    var best: (length: Int, month: Int)?
+    for (prefix, month) in monthNames where folded.hasPrefix(prefix) {
+      if best == nil || prefix.count > best!.length { best = (prefix.count, month) }
+    }
+    return best?.month
+  }
+
+  private static let isoPattern = TextPattern(
+    #"(?<!\d)(20\d{2}|19\d{2})\s?[-./]\s?(\d{1,2})\s?[-./]\s?(\d{1,2})(?!\d)"#)
+  /// Not after a colon: "09:49 - 27/06/18" is a time, then the date.
+  private static let numericPattern = TextPattern(
+    #"(?<![\d.,:])(\d{1,2})\s?([-./])\s?(\d{1,2})\s?[-./]\s?(\d{4}|\d{2})(?![\d]|[.,]\d)"#)
+  private static let namedPattern = TextPattern(
+    #"(?<!\d)(\d{1,2})\.?[\s-]*([A-Za-zÀ-ÿĄ-žА-яЁёІіЇїЄєҐґ]{3,12})\.?[\s,-]*(\d{4}|\d{2})(?!\d)"#)
+  private static let namedFirstPattern = TextPattern(
+    #"([A-Za-zÀ-ÿĄ-žА-яЁёІіЇїЄєҐґ]{3,12})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?!\d)"#)
+  /// The second separator lost before a four-digit year: "09- 06 2018".
+  private static let lostSeparatorPattern = TextPattern(
+    #"(?<![\d.,])(\d{1,2})\s?([-./])\s?(\d{1,2})\s(20\d{2})(?![\d]|[.,]\d)"#)
+  /// The first separator lost: "2703/2018".
+  private static let joinedDayMonthPattern = TextPattern(#"(?<![\d.,/])(\d{2})(\d{2})([-./])(20\d{2})(?!\d)"#)
+  /// Digits of a date that OCR read as the letters they resemble: "OT/0T/17", "BO-Cb-16".
+  private static let lookalikePattern = TextPattern(
+    #"(?<![A-Za-z\d])([\dOoTIlSBbC]{1,2})([-/.])([\dOoTIlSBbC]{1,2})\2(\d{4}|\d{2})(?!\d)"#)
+  /// The digits each letter may stand for, likeliest first: a "B" is an 8 unless that makes no
+  /// day or month, then a 3 ("BO" for "30").
+  private static let lookalikeDigits: [Character: [Character]] = [
+    "O": ["0"], "o": ["0"], "C": ["0"], "T": ["7"], "I": ["1"], "l": ["1"], "S": ["5"], "B": ["8", "3"],
+    "b": ["6"],
+  ]
+  /// A date's shape with letters, symbols or impossible numbers for its day or month:
+  /// "$5/05/2017", "BO-Cb-16", "83/03/2017".
+  private static let garbledPattern = TextPattern(
+    #"(?<![A-Za-z\d])([\dA-Za-z$€£]{1,2})[-/.]([\dA-Za-z]{1,2})[-/.](\d{4}|\d{2})(?!\d)"#)
+
+  /// The first number of at most 31 that `text` spells with each letter read as a digit it
+  /// resembles.
+  private static func lookalikeNumber(_ text: Substring) -> Int? {
+    var spellings = [""]
+    for character in text {
+      let digits: [Character] = character.isNumber ? [character] : lookalikeDigits[character] ?? []
+      spellings = spellings.flatMap { prefix in digits.map { prefix + String($0) } }
+    }
+    return spellings.compactMap { Int($0) }.first { (1...31).contains($0) }
+  }
+
+  /// Whether `text` holds something shaped like a date whose day or month OCR garbled: a
+  /// date read out of it is a guess.
+  public static func looksGarbled(_ text: String) -> Bool {
+    garbledPattern.matches(in: text).contains { match in
+      guard let a = Int(match[1]!), let b = Int(match[2]!) else { return true }
+      return a > 31 || b > 31 || (a > 12 && b > 12)
+    }
+  }
+  private static let timePattern = TextPattern(
+    #"(?<![\d.,:])([01]?\d|2[0-3])\s?[:.]\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?!\d|[.,]\d\d)"#)
+
+  /// Every plausible date in `text`, left to right.
+  ///
+  /// - Parameter monthFirst: read an ambiguous `NN/NN/YYYY` as month first (US receipts).
+  public static func dates(in text: String, monthFirst: Bool = false) -> [Found] {
+    var found: [(Int, Found)] = []
+    func add(
+      _ year: Int, _ month: Int, _ day: Int, ambiguous: Bool, repaired: Bool = false, at index: String.Index
+    ) {
+      guard (1990...2099).contains(year), (1...12).contains(month), (1...31).contains(day) else { return }
+      let iso = String(format: "%04d-%02d-%02d", year, month, day)
+      found.append(
+        (
+          text.distance(from: text.startIndex, to: index),
+          Found(iso: iso, ambiguous: ambiguous, repaired: repaired)
+        ))
+    }
+    /// Two numbers that are a day and a month in one order or the other.
+    func addDayAndMonth(
+      _ a: Int, _ b: Int, year y: Int, separator: Substring?, repaired: Bool, at index: String.Index
+    ) {
+      if a > 12 || b == 0 {
+        add(y, b, a, ambiguous: false, repaired: repaired, at: index)
+      } else if b > 12 {
+        add(y, a, b, ambiguous: false, repaired: repaired, at: index)
+      } else if monthFirst && separator == "/" {
+        add(y, a, b, ambiguous: true, repaired: repaired, at: index)
+      } else {
+        add(y, b, a, ambiguous: a != b, repaired: repaired, at: index)
+      }
+    }
+    func year(_ text: Substring) -> Int {
+      let value = Int(text) ?? 0
+      return text.count == 2 ? 2000 + value : value
+    }
+    for match in isoPattern.matches(in: text) {
+      let o = match
+      add(Int(o[1]!)!, Int(o[2]!)!, Int(o[3]!)!, ambiguous: false, at: match.range.lowerBound)
+    }
+    // "6/ 15. 00" is a quantity and a price that OCR spaced like a date; a real date's parts
+    // never read as an amount (Money skips "18.11.2023" and "02.03.20").
+    let amounts = Money.amounts(in: text).map(\.range)
+    for match in numericPattern.matches(in: text) {
+      let o = match
+      let lower = text.distance(from: text.startIndex, to: match.range.lowerBound)
+      let upper = text.distance(from: text.startIndex, to: match.range.upperBound)
+      // An "amount" that the date's year follows ("08. 03-17") is its day and month.
+      if amounts.contains(where: { $0.overlaps(lower..<upper) && $0.upperBound >= upper }) { continue }
+      let a = Int(o[1]!)!, b = Int(o[3]!)!
+      if a > 12, (13...19).contains(b) {
+        // No month is 13-19: the "0" of "08" read as "1" ("14-18-17").
+        addDayAndMonth(
+          a, b - 10, year: year(o[4]!), separator: o[2], repaired: true, at: match.range.lowerBound)
+        continue
+      }
+      addDayAndMonth(a, b, year: year(o[4]!), separator: o[2], repaired: false, at: match.range.lowerBound)
+    }
+    if found.isEmpty {
+      // Capture groups of the day (or month), the separator, the month (or day) and the year.
+      let mended: [(TextPattern, first: Int, separator: Int, second: Int)] = [
+        (lostSeparatorPattern, 1, 2, 3), (joinedDayMonthPattern, 1, 3, 2),
+      ]
+      for (pattern, first, separator, second) in mended {
+        for match in pattern.matches(in: text) {
+          let lower = text.distance(from: text.startIndex, to: match.range.lowerBound)
+          let upper = text.distance(from: text.startIndex, to: match.range.upperBound)
+          if amounts.contains(where: { $0.overlaps(lower..<upper) }) { continue }
+          addDayAndMonth(
+            Int(match[first]!)!, Int(match[second]!)!, year: Int(match[4]!)!, separator: match[separator],
+            repaired: true, at: match.range.lowerBound)
+        }
+      }
+      for match in lookalikePattern.matches(in: text) where text[match.range].contains(where: \.isLetter) {
+        guard let a = lookalikeNumber(match[1]!), let b = lookalikeNumber(match[3]!) else { continue }
+        addDayAndMonth(
+          a, b, year: year(match[4]!), separator: match[2], repaired: true, at: match.range.lowerBound)
+      }
+    }
+    for match in namedPattern.matches(in: text) {
+      let o = match
+      guard let month = month(named: String(o[2]!)) else { continue }
+      add(year(o[3]!), month, Int(o[1]!)!, ambiguous: false, at: match.range.lowerBound)
+    }
+    for match in namedFirstPattern.matches(in: text) {
+      let o = match
+      guard let month = month(named: String(o[1]!)) else { continue }
+      add(Int(o[3]!)!, month, Int(o[2]!)!, ambiguous: false, at: match.range.lowerBound)
+    }
+    return found.sorted { $0.0 < $1.0 }.map(\.1)
+  }
+
+  /// The first time of day in `text` as `HH:MM` or `HH:MM:SS`.
+  public static func time(in text: String) -> String? {
+    for match in timePattern.matches(in: text) {
+      let o = match
+      let hour = Int(o[1]!)!, minute = Int(o[2]!)!
+      var result = String(format: "%02d:%02d", hour, minute)
+      if let seconds = o[3] { result += ":\(seconds)" }
+      // "12.50" is more often a price than a time: a point only counts next to a date.
+      let separator = text[match.range].contains(":")
+      if separator || !dates(in: text).isEmpty { return result }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,664 @@
+import Foundation
+import SnapsortImaging
+
+/// Reads a receipt's fields from its rebuilt lines: merchant, date and time, currency, line
+/// items, subtotal, savings, tax, total and reference number, each with a confidence and the
+/// index of the line it came from, then checks that the amounts add up.
+public struct ReceiptExtractor: Sendable {
+  /// Issuer names and aliases, folded, that a header may print (`ALDI`, `Lidl`, `REWE`).
+  let brands: [(folded: String, name: String)]
+
+  public init(catalog: IssuerCatalog? = nil) {
+    var brands: [(String, String)] = []
+    for issuer in catalog?.issuers ?? [] {
+      for name in [issuer.name] + issuer.aliases {
+        let folded = ReceiptKeywords.fold(name)
+        // Two-letter names (dm, BP) match too much OCR noise, and a brand spelt like a receipt's
+        // own label ("Total" the fuel brand) names every receipt.
+        if folded.filter(\.isLetter).count >= 3, ReceiptKeywords.totalWeight(folded) == 0 {
+          brands.append((folded, issuer.name))
+        }
+      }
+    }
+    self.brands = brands
+  }
+
+  /// One line prepared once: its folded form and the amounts in it.
+  struct Line {
+    var index: Int
+    var text: String
+    var folded: String
+    var amounts: [Money.Found]
+    var confidence: Double
+    /// The rightmost amount when nothing but tax codes or a currency follows it.
+    var price: Money?
+  }
+
+  public func extract(_ rows: [ReceiptLine]) -> ReceiptRecord {
+    let lines = rows.enumerated().map { index, row in
+      Self.prepare(index: index, text: row.text, confidence: row.confidence)
+    }
+    var receipt = ReceiptRecord()
+    var fields: [String: ReceiptField] = [:]
+    func set(_ name: String, _ value: String?, _ confidence: Double, _ line: Int?) {
+      guard let value else { return }
+      fields[name] = ReceiptField(
+        value: value, confidence: (min(1, max(0, confidence)) * 100).rounded() / 100, line: line)
+    }
+
+    let currency = Self.currency(lines)
+    receipt.currency = currency?.value
+    set("currency", currency?.value, currency?.confidence ?? 0, currency?.line)
+
+    if let merchant = merchant(lines) {
+      receipt.merchant = merchant.value
+      set("merchant", merchant.value, merchant.confidence, merchant.line)
+    }
+    if let date = Self.date(lines, monthFirst: currency?.value == "USD") {
+      receipt.date = date.value.iso
+      set("date", date.value.iso, date.confidence, date.line)
+      if let time = ReceiptDate.time(in: lines[date.line].text)
+        ?? lines.lazy.compactMap({ ReceiptDate.time(in: $0.text) }).first
+      {
+        receipt.time = time
+      }
+    }
+
+    let totals = Self.totals(lines)
+    receipt.total = totals.total?.value.description
+    set("total", receipt.total, totals.total?.confidence ?? 0, totals.total?.line)
+    receipt.subtotal = totals.subtotal?.value.description
+    set("subtotal", receipt.subtotal, totals.subtotal?.confidence ?? 0, totals.subtotal?.line)
+    receipt.savings = totals.savings?.value.magnitude.description
+    set("savings", receipt.savings, totals.savings?.confidence ?? 0, totals.savings?.line)
+    receipt.tax = totals.tax?.value.description
+    set("tax", receipt.tax, totals.tax?.confidence ?? 0, totals.tax?.line)
+
+    let firstTotalsLine = [totals.subtotal?.line, totals.total?.line, totals.savings?.line].compactMap { $0 }
+      .min()
+    let items = ReceiptItems.items(lines, end: firstTotalsLine ?? lines.count)
+    receipt.items = items.map(\.item)
+
+    if let reference = Self.reference(lines) {
+      receipt.referenceNumber = reference.value
+      set("reference_number", reference.value, reference.confidence, reference.line)
+    }
+
+    let checks = ReceiptConsistency.check(
+      items: items.map(\.amount), subtotal: totals.subtotal?.value, savings: totals.savings?.value.magnitude,
+      tax: totals.tax?.value, total: totals.total?.value)
+    receipt.checks = checks
+    if !checks.problems.isEmpty {
+      for name in ["total", "subtotal"] where fields[name] != nil {
+        fields[name]!.confidence = (fields[name]!.confidence * 0.7 * 100).rounded() / 100
+      }
+    }
+    receipt.fields = fields
+    receipt.confidence = Self.overallConfidence(fields: fields, checks: checks)
+    receipt.text = rows.map { row in
+      TextLine(
+        text: row.text, box: row.box.map { $0.rounded() }, confidence: (row.confidence * 10).rounded() / 10)
+    }
+    return receipt
+  }
+
+  /// The record's confidence: the mean of merchant's, date's and total's, raised when the
+  /// amounts add up and lowered for each check that fails.
+  static func overallConfidence(fields: [String: ReceiptField], checks: ReceiptChecks?) -> Double {
+    let core = ["merchant", "date", "total"].map { fields[$0]?.confidence ?? 0 }
+    var confidence = core.reduce(0, +) / 3
+    if checks?.totalsConsistent == true || checks?.itemsMatchSubtotal == true {
+      confidence = min(1, confidence + 0.1)
+    }
+    confidence -= 0.15 * Double(checks?.problems.count ?? 0)
+    return (max(0, confidence) * 100).rounded() / 100
+  }
+
+  static func prepare(index: Int, text: String, confidence: Double) -> Line {
+    let amounts = Money.amounts(in: text)
+    var price: Money?
+    if let last = amounts.last {
+      let tail = String(text.dropFirst(last.range.upperBound))
+      // After the price a receipt prints a tax class (A, B, 1, SR, ZR), a star or a currency.
+      let rest = tail.split(separator: " ").filter { token in
+        !(token.count <= 3
+          && token.allSatisfy { $0.isLetter || $0 == "*" || $0 == "€" || $0 == "#" || $0.isNumber })
+      }
+      if rest.isEmpty { price = last.money }
+    }
+    return Line(
+      index: index, text: text, folded: ReceiptKeywords.fold(text), amounts: amounts, confidence: confidence,
+      price: price)
+  }
+
+  // MARK: - Merchant
+
+  struct Found<Value> {
+    var value: Value
+    var confidence: Double
+    var line: Int
+  }
+
+  /// A brand from the catalog printed near the top, else the first header line that reads like
+  /// a name (mostly letters, not an address, a phone number or a document title), preferring
+  /// one with a company form (SDN BHD, LTD, GmbH…).
+  func merchant(_ lines: [Line]) -> Found<String>? {
+    // The header ends where the first priced item begins: a VAT table's heading below is no
+    // name. A price in the first two rows is OCR noise, not an item.
+    let firstPrice = lines.first(where: { $0.price != nil })?.index ?? lines.count
+    let header = Array(lines.prefix(firstPrice >= 2 ? min(10, firstPrice) : 10))
+    // A legal name printed above a brand is the merchant of record ("MR D.I.Y. SDN BHD" above
+    // "(MR DIY TESCO TERBAU)", a shop inside a Tesco): a brand below it names a host or a
+    // branch, so brands are looked for down to the first legal name only.
+    var brandZone = Array(header.prefix(8))
+    if let legal = brandZone.firstIndex(where: { ReceiptKeywords.containsAny($0.folded, Self.legalForms) }) {
+      brandZone = Array(brandZone.prefix(legal + 1))
+    }
+    for line in brandZone {
+      if let brand = spelledBrand(in: line.text) {
+        let cleaned = Self.cleanName(Self.collapseSpacedLetters(Self.logoLetters(line.text)))
+        let value = cleaned.count <= 40 ? cleaned : brand
+        return Found(value: value, confidence: 0.9, line: line.index)
+      }
+    }
+    // A brand name one or two letters off, as OCR misreads a logo's type (TKEA, @SSMANN).
+    // Only on a short line or one naming a company form: in a longer line a near miss is
+    // usually an ordinary word ("AREA" is not Aral).
+    for line in brandZone
+    where ReceiptKeywords.fold(Self.logoLetters(line.text)).split(separator: " ").count <= 3
+      || ReceiptKeywords.containsAny(line.folded, ["gmbh", "kg", "ag", "ltd", "sdn", "bhd", "inc"])
+    {
+      if let brand = nearBrand(in: line.text) {
+        return Found(value: brand, confidence: 0.6, line: line.index)
+      }
+    }
+    // The shop's address block: a name printed just above it is the shop's, and a company
+    // named below it is an operator or a host, not the shop (a slogan or an advert above the
+    // name, "MYNEWS RETAIL SB" under a service area's address).
+    // OCR of a logo or an advert can look like an address too ("rd 7"): the block is the first
+    // address line under a name, else the first address line.
+    // Only in the header: a row of numbers further down ("3182 14:38") is no address.
+    let addresses = lines.prefix(min(16, firstPrice)).filter { Self.looksLikeAddress($0.folded) }.map(\.index)
+    func nameAbove(_ address: Int) -> Line? {
+      lines[max(0, address - 2)..<address].last(where: {
+        Self.readsLikeName($0, minimumConfidence: 35) && !Self.isRegistration($0.text)
+      })
+    }
+    let address = addresses.first(where: { nameAbove($0) != nil }) ?? addresses.first
+    var candidates: [(line: Line, company: Bool)] = []
+    // A line naming a company form is taken read less confidently: the form itself is evidence.
+    for line in header
+    where Self.readsLikeName(line, minimumConfidence: Self.namesCompany(line.folded) ? 35 : 45) {
+      let company =
+        Self.namesCompany(line.folded) && (address == nil || line.index < address! || address! == 0)
+      candidates.append((line, company))
+    }
+    // The nearest name above the address, read less confidently than the header's first lines
+    // may be (a name under a large logo or an advert), when no company form settles it.
+    let aboveAddress = address.flatMap(nameAbove)
+    // A brand further down (a footer "Aldi GmbH & Co. KG", a web address) still names the shop.
+    if candidates.isEmpty || !candidates.prefix(5).contains(where: \.company) {
+      // Only where the line names a company or a web address: "Netto" in a VAT table is a word.
+      for line in lines.reversed()
+      where ReceiptKeywords.containsAny(
+        line.folded, ["gmbh", "kg", "ag", "ltd", "sdn", "bhd", "www", "inc", "sa"])
+        || line.text.lowercased().contains("www")
+      {
+        let collapsed = ReceiptKeywords.fold(Self.collapseSpacedLetters(line.text))
+        if let brand = brands.first(where: { collapsed.contains($0.folded) }) {
+          return Found(value: brand.name, confidence: 0.7, line: line.index)
+        }
+      }
+    }
+    guard
+      let first = candidates.first
+        ?? aboveAddress.map({ (line: $0, company: Self.namesCompany($0.folded)) })
+    else { return nil }
+    var chosen = candidates.prefix(5).first(where: \.company) ?? first
+    // Three or more rows between the first name-like line and the one above the address make
+    // the first a slogan or an advert; closer, it is the name and the other a branch.
+    if !chosen.company, let aboveAddress, aboveAddress.index - chosen.line.index >= 3 {
+      chosen = (aboveAddress, false)
+    }
+    let confidence = (chosen.company ? 0.8 : 0.55) * min(1, chosen.line.confidence / 80)
+    var value = Self.cleanName(Self.collapseSpacedLetters(chosen.line.text))
+    // A name broken over two rows ("POPULAR BOOK" / "CO. (M) SDN BHD"): the company-form row
+    // alone says little, so the name row above it is joined on.
+    let ownWords = ReceiptKeywords.fold(value).split(separator: " ").filter {
+      !Self.companyForms.contains(String($0)) && $0.count > 1
+    }
+    if chosen.company, ownWords.count <= 1,
+      let above = candidates.last(where: { $0.line.index == chosen.line.index - 1 })
+    {
+      value = Self.cleanName(above.line.text) + " " + value
+    }
+    return Found(value: value, confidence: confidence, line: chosen.line.index)
+  }
+
+  /// A one-word catalog brand that a word of `text` spells at most a letter off (two in words of
+  /// seven letters or more).
+  func nearBrand(in text: String) -> String? {
+    for token in ReceiptKeywords.fold(Self.logoLetters(text)).split(separator: " ") where token.count >= 4 {
+      if let brand = brands.first(where: { brand in
+        !brand.folded.dropFirst().dropLast().contains(" ") && brand.folded.count - 2 >= 4
+          && Self.editDistance(String(token), brand.folded.trimmingCharacters(in: .whitespaces))
+            <= (token.count >= 7 ? 2 : 1)
+      }) {
+        return brand.name
+      }
+    }
+    return nil
+  }
+
+  /// A catalog brand `text` spells out, also letter-spaced ("A L D I") or with an "@" for an "O".
+  func spelledBrand(in text: String) -> String? {
+    let collapsed = ReceiptKeywords.fold(Self.collapseSpacedLetters(Self.logoLetters(text)))
+    return brands.first(where: { collapsed.contains($0.folded) })?.name
+  }
+
+  /// The catalog brand a logo's reading names: spelt out, or one word a letter off.
+  public func brand(readFromLogo text: String) -> String? {
+    spelledBrand(in: text) ?? nearBrand(in: text)
+  }
+
+  /// Whether a header line could be a name: mostly letters, read confidently enough, not a
+  /// document title, a greeting, a phone number or an address.
+  static func readsLikeName(_ line: Line, minimumConfidence: Double) -> Bool {
+    // Judged without a registration number in brackets: "99 SPEED MART S/B (519537-X)".
+    let text = cleanName(collapseSpacedLetters(line.text))
+    let letters = text.filter(\.isLetter).count
+    let visible = text.filter { !$0.isWhitespace }.count
+    guard letters >= 3, Double(letters) >= 0.6 * Double(max(1, visible)), line.confidence >= minimumConfidence
+    else { return false }
+    // A currency heading its column ("EUR") or a line with a price is not a name either.
+    return !ReceiptKeywords.containsAny(line.folded, notNames) && !looksLikeAddress(line.folded)
+      && !currencyCodes.contains(text.uppercased()) && line.amounts.isEmpty
+  }
+
+  /// A company registration number on its own line: "(162761-M)", "CO-REG: 750441-W".
+  static func isRegistration(_ text: String) -> Bool {
+    text.filter(\.isNumber).count >= 5
+  }
+
+  /// Whether a folded line names a company form, also one OCR misread by a letter in a long
+  /// word ("ENIERPRISE", "SUPERMARKEI").
+  static func namesCompany(_ folded: String) -> Bool {
+    if ReceiptKeywords.containsAny(folded, companyForms) { return true }
+    return folded.split(separator: " ").contains { token in
+      token.count >= 7 && longCompanyForms.contains { editDistance(String(token), $0) == 1 }
+    }
+  }
+
+  /// One-word company forms long enough to be recognised one letter off, folded like lines are.
+  static let longCompanyForms = companyForms.filter { !$0.contains(" ") && $0.count >= 7 }.map {
+    ReceiptKeywords.fold($0).trimmingCharacters(in: .whitespaces)
+  }
+
+  static let companyForms = [
+    "sdn bhd", "sdn", "bhd", "enterprise", "enterprises", "trading", "restoran", "restaurant", "ltd",
+    "limited",
+    "llc", "inc", "gmbh", "ag", "kg", "sa", "sp z o o", "srl", "sas", "sarl", "bv", "ab", "oy", "ооо", "тов",
+    "market", "supermarket", "supermarkt", "store", "stores", "shop", "mart", "cafe", "bakery", "backerei",
+    "apotheke", "pharmacy", "hardware", "marketing", "industries", "company", "co", "plc", "sklep",
+    "epicerie",
+    "supermercato", "boulangerie", "tienda", "winkel", "butik", "магазин", "s b", "syarikat", "perniagaan",
+  ]
+  /// Company forms that only a registered legal name carries, unlike "market" or "cafe".
+  static let legalForms = [
+    "sdn bhd", "bhd", "s b", "gmbh", "ltd", "limited", "llc", "inc", "plc", "sp z o o",
+  ]
+
+  static let notNames = [
+    "shopping", "tax invoice", "invoice", "receipt", "welcome", "tel", "fax", "phone", "gst", "www", "http",
+    "cashier",
+    "date", "datum", "open", "offnungszeiten", "hours", "reg no", "company no", "co no", "simplified",
+    "kassenbon", "rechnung", "paragon", "fiskalny", "ticket", "scontrino", "thank", "danke", "vielen",
+    "kundenbeleg", "quittung", "beleg", "bon", "member", "table", "server", "order",
+  ]
+  static let streetWords = [
+    "jalan", "jln", "street", "st", "road", "rd", "avenue", "ave", "strasse", "str", "weg", "platz",
+    "allee", "ul", "ulica", "via", "rue", "calle", "straat", "gatan", "taman", "lorong", "lot", "no",
+    "blvd", "lane", "damm", "ring", "gasse", "plac", "aleja", "viale", "piazza", "avenida", "plein",
+  ]
+
+  static let streetSuffixes = [
+    "strasse", "straße", "strabe", "strafe", "str", "weg", "platz", "allee", "gasse", "damm",
+  ]
+
+  static func looksLikeAddress(_ folded: String) -> Bool {
+    let hasDigit = folded.contains(where: \.isNumber)
+    if hasDigit && ReceiptKeywords.containsAny(folded, streetWords) { return true }
+    // German streets are compounds ("Hauptstr."), and OCR reads "ß" as "B" or "f" ("StraBe").
+    if hasDigit,
+      folded.split(separator: " ").contains(where: { token in streetSuffixes.contains { token.hasSuffix($0) }
+      })
+    {
+      return true
+    }
+    // A postcode and a town: "33100 Paderborn", "53200 KUALA LUMPUR".
+    let tokens = folded.split(separator: " ")
+    // A street and its house number, however OCR spelt the street ("Cetmolder Stir. 4").
+    if (2...4).contains(tokens.count), let last = tokens.last, (1...3).contains(last.count),
+      last.allSatisfy(\.isNumber), tokens.dropLast().allSatisfy({ $0.allSatisfy(\.isLetter) })
+    {
+      return true
+    }
+    if let first = tokens.first, first.count >= 4, first.allSatisfy(\.isNumber), tokens.count <= 4 {
+      return true
+    }
+    return tokens.filter { $0.allSatisfy(\.isNumber) }.count * 2 > tokens.count
+  }
+
+  /// Levenshtein distance between two short strings.
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+      var current = [i] + [Int](repeating: 0, count: b.count)
+      for j in 1...b.count {
+        current[j] = min(
+          previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+
+  /// "A L D I" → "ALDI": letters printed with spaces between them for emphasis.
+  static func collapseSpacedLetters(_ text: String) -> String {
+    let tokens = text.split(separator: " ")
+    guard tokens.count >= 3, tokens.filter({ $0.count == 1 }).count * 4 >= tokens.count * 3 else {
+      return text
+    }
+    return tokens.joined()
+  }
+
+  /// A logo's round "O" that OCR reads as "@" ("R@SSMANN"), given back as a letter so the
+  /// word stays whole for brand matching.
+  static func logoLetters(_ text: String) -> String {
+    text.replacingOccurrences(of: "@", with: "O")
+  }
+
+  /// Drops a registration number in brackets, stray symbols at the ends and doubled spaces.
+  static func cleanName(_ text: String) -> String {
+    // Any bracket holding digits is a number, also when OCR misread its letters ("(to 886 X)")
+    // or lost its closing bracket.
+    var result = text.replacingOccurrences(
+      of: #"\([^()]*[0-9][^()]*(\)|$)"#, with: "", options: .regularExpression)
+    result = result.trimmingCharacters(
+      in: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "()&.")).inverted)
+    return result.split(separator: " ").joined(separator: " ")
+  }
+
+  // MARK: - Date and currency
+
+  static func date(_ lines: [Line], monthFirst: Bool) -> Found<ReceiptDate.Found>? {
+    var best: (score: Double, found: Found<ReceiptDate.Found>)?
+    // A date printed more than once (issued, then paid: "27/06/18 09:49 - 27/06/18 10:08") is
+    // surer than one OCR read once with a digit wrong ("27/06/16").
+    let dates = lines.map { ReceiptDate.dates(in: $0.text, monthFirst: monthFirst) }
+    var printed: [String: Int] = [:]
+    for date in dates.joined() { printed[date.iso, default: 0] += 1 }
+    for (line, found) in zip(lines, dates) {
+      guard let date = found.first else { continue }
+      let labelled = ReceiptKeywords.containsAny(line.folded, ReceiptKeywords.dateLabels)
+      var score = labelled ? 0.9 : 0.7
+      if date.ambiguous { score -= 0.15 }
+      // A date read only by mending the text loses to one printed whole.
+      if date.repaired { score -= 0.2 }
+      if ReceiptDate.time(in: line.text) != nil { score += 0.05 }
+      score += 0.1 * Double(min(2, printed[date.iso, default: 1] - 1))
+      // Earlier lines win ties: the receipt's own date comes before dates of offers and returns.
+      score -= Double(line.index) * 0.002
+      if best == nil || score > best!.score {
+        best = (score, Found(value: date, confidence: min(0.95, score), line: line.index))
+      }
+    }
+    return best?.found
+  }
+
+  static let currencyCodes = [
+    "USD", "EUR", "GBP", "PLN", "CHF", "SEK", "NOK", "DKK", "CZK", "HUF", "RUB", "UAH", "MYR", "SGD", "AUD",
+    "CAD", "JPY",
+  ]
+  static let currencyWords: [(String, String)] = [
+    ("rm", "MYR"), ("zl", "PLN"), ("euro", "EUR"), ("eur", "EUR"), ("грн", "UAH"), ("руб", "RUB"),
+    ("kr", "SEK"),
+  ]
+  static let currencySymbols: [(Character, String)] = [
+    ("€", "EUR"), ("£", "GBP"), ("$", "USD"), ("₽", "RUB"), ("₴", "UAH"),
+  ]
+
+  static let dollarAmount = TextPattern(#"\$\s?\d{1,7}[.,]\d{2}(?!\d)|(?<!\d)\d{1,7}[.,]\d{2}\s?\$"#)
+
+  /// A currency code or symbol, looked for on the total's lines first, then anywhere.
+  static func currency(_ lines: [Line]) -> Found<String>? {
+    let ordered =
+      lines.filter { ReceiptKeywords.totalWeight($0.folded) > 0 } + lines
+    for line in ordered {
+      let upper = line.text.uppercased()
+      let tokens = upper.split(whereSeparator: { !$0.isLetter }).map(String.init)
+      if let code = tokens.first(where: { currencyCodes.contains($0) }) {
+        return Found(value: code, confidence: 0.9, line: line.index)
+      }
+      for (word, code) in currencyWords where line.folded.contains(" \(word) ") {
+        return Found(value: code, confidence: 0.8, line: line.index)
+      }
+      // "$" also prefixes codes ("C$00013281"): it names the currency only before or after
+      // an amount.
+      for (symbol, code) in currencySymbols
+      where line.text.contains(symbol) && (symbol != "$" || dollarAmount.firstMatch(in: line.text) != nil) {
+        return Found(value: code, confidence: symbol == "$" ? 0.6 : 0.8, line: line.index)
+      }
+    }
+    return nil
+  }
+
+  // MARK: - Totals
+
+  struct Totals {
+    var total: Found<Money>?
+    var subtotal: Found<Money>?
+    var savings: Found<Money>?
+    var tax: Found<Money>?
+  }
+
+  /// The amount a labelled line carries: its price, else the one amount of the next line when
+  /// that line has no label of its own (a label and its amount printed on two rows).
+  static func labelledAmount(_ lines: [Line], _ index: Int) -> Money? {
+    if let price = lines[index].price ?? lines[index].amounts.last?.money { return price }
+    if let money = spacedMoney(lines[index].text) { return money }
+    if index + 1 < lines.count, lines[index + 1].amounts.count == 1,
+      lines[index + 1].folded.filter(\.isLetter).count <= 3
+    {
+      return lines[index + 1].amounts[0].money
+    }
+    return nil
+  }
+
+  /// "99 80": the separator lost by OCR, on a line whose label says an amount follows.
+  static func spacedMoney(_ text: String) -> Money? {
+    guard let match = spacedAmount.firstMatch(in: text), let units = match[1].flatMap({ Int($0) }),
+      let cents = match[2].flatMap({ Int($0) })
+    else { return nil }
+    return Money(cents: units * 100 + cents)
+  }
+
+  static let spacedAmount = TextPattern(#"(?<![\d.,])(\d{1,5}) (\d{2})\s*[A-Z*]?\s*$"#)
+
+  static func totals(_ lines: [Line]) -> Totals {
+    var result = Totals()
+    var candidates: [(weight: Int, money: Money, line: Int)] = []
+    var cash: Money?, change: Money?
+    // What was paid, by card (the amount due) or in cash (the amount due or more).
+    var cardPayments: [(money: Money, line: Int)] = []
+    var payments: [(money: Money, line: Int)] = []
+    for line in lines {
+      let folded = line.folded
+      let weight = ReceiptKeywords.totalWeight(folded)
+      // "TOTAL (GST INCL)" is the total with its tax, not the tax total.
+      let taxTotal =
+        ReceiptKeywords.containsAny(folded, ["total gst", "total tax", "total vat"])
+        && !ReceiptKeywords.containsAny(folded, ["incl", "inclusive"])
+      let excluded = taxTotal || ReceiptKeywords.containsAny(folded, ReceiptKeywords.notTotal)
+      if weight > 0 && !excluded, let money = labelledAmount(lines, line.index), money.cents > 0 {
+        candidates.append((weight, money, line.index))
+      }
+      if result.subtotal == nil, ReceiptKeywords.containsAny(folded, ReceiptKeywords.subtotal),
+        let money = labelledAmount(lines, line.index)
+      {
+        result.subtotal = Found(
+          value: money, confidence: 0.8 * min(1, line.confidence / 80), line: line.index)
+      }
+      if result.savings == nil, ReceiptKeywords.containsAny(folded, ReceiptKeywords.savings),
+        let money = labelledAmount(lines, line.index), money.cents != 0
+      {
+        result.savings = Found(
+          value: money, confidence: 0.75 * min(1, line.confidence / 80), line: line.index)
+      }
+      if result.tax == nil, ReceiptKeywords.containsAny(folded, ReceiptKeywords.tax),
+        !ReceiptKeywords.containsAny(
+          folded, ["id", "reg", "no", "nr", "summary", "code", "incl", "inclusive"]),
+        let money = line.price ?? line.amounts.last?.money, money.cents >= 0
+      {
+        result.tax = Found(value: money, confidence: 0.7 * min(1, line.confidence / 80), line: line.index)
+      }
+      let returned = ReceiptKeywords.containsAny(folded, Self.changeWords)
+      // "EC-Cash", "elec.-cash": a German card payment.
+      let electronic = ReceiptKeywords.containsAny(folded, ["ec cash", "elec cash", "electronic cash"])
+      if ReceiptKeywords.containsAny(folded, Self.cashWords), !returned, !electronic,
+        let money = line.price ?? spacedMoney(line.text) ?? amountBefore(lines, line.index)
+      {
+        cash = cash ?? money
+        payments.append((money, line.index))
+      }
+      // A card payment is for the amount due; a loyalty card's line ("DeutschlandCard …
+      // Umsatz", "Points") is not a payment.
+      if electronic || folded.contains("karte") || folded.contains("card")
+        || ReceiptKeywords.containsAny(
+          folded, ["visa", "ec", "girocard", "maestro", "karta", "carte", "tarjeta"]),
+        !returned, !ReceiptKeywords.containsAny(folded, ["punkte", "points", "umsatz", "loyalty", "member"]),
+        let money = labelledAmount(lines, line.index) ?? amountBefore(lines, line.index), money.cents > 0
+      {
+        cardPayments.append((money, line.index))
+        payments.append((money, line.index))
+      }
+      if returned, let money = line.price {
+        change = change ?? money
+      }
+    }
+    // Cash given minus change returned is what was due.
+    if let cash, let change, change.cents >= 0, cash > change {
+      let paid = cash - change
+      if let match = candidates.first(where: { $0.money == paid }) {
+        result.total = Found(value: paid, confidence: 0.95, line: match.line)
+        return result
+      }
+    }
+    // A labelled amount is weighed by its label, and by independent readings of the same sum:
+    // a payment of it and the gross column of the VAT table. Two agreeing readings outvote one
+    // misread label ("Total Gross 88.54" against "Total 85.54" and "Visa 85.54"); a card
+    // payment with the table behind it is the total even where no label was read right.
+    let gross = taxTableGross(lines)
+    func score(_ money: Money, weight: Int) -> Double {
+      Double(weight) + (payments.contains { $0.money == money } ? 1.5 : 0) + (gross == money ? 1.5 : 0)
+    }
+    let scored =
+      candidates.map {
+        (score: score($0.money, weight: $0.weight), money: $0.money, line: $0.line, weight: $0.weight)
+      }
+      + cardPayments.map { (score: score($0.money, weight: 0), money: $0.money, line: $0.line, weight: 0) }
+    if var best = scored.max(by: { ($0.score, $0.money) < ($1.score, $1.money) }) {
+      // Cash due is rounded to 5 cents in some countries: a rounded total a few cents off
+      // the total is what was paid.
+      if let rounded = lines.first(where: { line in
+        ReceiptKeywords.containsAny(line.folded, ["rounding", "rounded"])
+          && line.price.map { $0.cents >= 100 && $0 != best.money && abs($0.cents - best.money.cents) <= 10 }
+            == true
+      }) {
+        best = (best.score, rounded.price!, rounded.index, max(best.weight, 2))
+      }
+      let confidence = (best.weight >= 3 ? 0.85 : 0.75) * min(1, lines[best.line].confidence / 80 + 0.2)
+      result.total = Found(
+        value: best.money, confidence: confidence * (best.weight == 0 ? 0.7 : 1), line: best.line)
+    } else if let cash, let change, cash > change {
+      result.total = Found(
+        value: cash - change, confidence: 0.5, line: lines.firstIndex { $0.price == cash } ?? 0)
+    } else if let subtotal = result.subtotal {
+      result.total = Found(value: subtotal.value, confidence: 0.4, line: subtotal.line)
+    }
+    return result
+  }
+
+  static let cashWords = [
+    "cash", "bargeld", "bar", "gotowka", "especes", "efectivo", "contanti", "tendered", "gegeben",
+  ]
+  /// With "ü" also as OCR often reads it, "ii" ("Riickgeld").
+  static let changeWords = [
+    "change", "zuruck", "ruckgeld", "zuriick", "riickgeld", "reszta", "rendu", "cambio", "resto",
+    "wisselgeld",
+    "kembali",
+  ]
+
+  /// The one amount of the previous row when it has no label of its own: a payment's amount
+  /// printed above its word (": 38.00" over "CASH").
+  static func amountBefore(_ lines: [Line], _ index: Int) -> Money? {
+    guard lines[index].amounts.isEmpty, index > 0, lines[index - 1].amounts.count == 1,
+      lines[index - 1].folded.filter(\.isLetter).count <= 3
+    else { return nil }
+    return lines[index - 1].amounts[0].money
+  }
+
+  static let percentage = TextPattern(#"(?<![\d.,])\d{1,2}(?:[.,]\d{1,2})?\s?%"#)
+
+  /// The sum of the VAT table's gross column: on each row with a rate ("B 7% 7,45 0,52 7,97",
+  /// "ZRL (@ 0%) 4.80 0.00"), the largest of two or more amounts after the rate. Nil without
+  /// such rows.
+  static func taxTableGross(_ lines: [Line]) -> Money? {
+    var sum = 0, rows = 0
+    for line in lines {
+      guard let rate = percentage.firstMatch(in: line.text) else { continue }
+      let after = line.text.distance(from: line.text.startIndex, to: rate.range.upperBound)
+      let amounts = line.amounts.filter { $0.range.lowerBound >= after }.map(\.money)
+      guard amounts.count >= 2, let largest = amounts.max() else { continue }
+      sum += largest.cents
+      rows += 1
+    }
+    return rows > 0 ? Money(cents: sum) : nil
+  }
+
+  // MARK: - Reference
+
+  static let referencePattern = TextPattern(
+    #"(?i)(?<![A-Za-z])([A-Za-zА-я#]{2,12})\.?\s*(?:no\.?|nr\.?|number|#|№)?\s*[:#.]?\s*([A-Z0-9][A-Z0-9/-]{2,20})(?![A-Za-z0-9])"#
+  )
+
+  static func reference(_ lines: [Line]) -> Found<String>? {
+    for line in lines {
+      if ReceiptKeywords.containsAny(
+        line.folded,
+        [
+          "tel", "fax", "gst", "phone", "reg", "vat", "ust", "nip", "company", "id", "date", "card", "karte",
+          "table",
+        ])
+      {
+        continue
+      }
+      for match in referencePattern.matches(in: line.text) {
+        guard let label = match[1], let value = match[2] else { continue }
+        let folded = ReceiptKeywords.fold(String(label)).trimmingCharacters(in: .whitespaces)
+        guard
+          ReceiptKeywords.reference.contains(folded)
+            || ReceiptKeywords.reference.contains(String(label).lowercased())
+        else { continue }
+        let digits = value.filter(\.isNumber).count
+        guard digits >= 3, digits * 2 >= value.count, ReceiptDate.dates(in: String(value)).isEmpty,
+          Money.amounts(in: String(value)).isEmpty
+        else { continue }
+        return Found(value: String(value), confidence: 0.7 * min(1, line.confidence / 80), line: line.index)
+      }
+    }
+    return nil
+  }
+}

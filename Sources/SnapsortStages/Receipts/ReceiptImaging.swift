@@ -1,0 +1,448 @@
+import Foundation
+import SnapsortImaging
+import SnapsortNative
+
+/// Pixel operations receipts need: a global (Otsu) threshold, Sauvola binarisation for faded
+/// thermal paper, the line pitch of printed text, the bright paper region and the skew angle.
+public enum ReceiptImaging {
+  // MARK: - Thresholds
+
+  /// How many pixels of a grey bitmap have each of the 256 values.
+  static func histogram(_ gray: Bitmap) -> [Int] {
+    var counts = [Int](repeating: 0, count: 256)
+    for value in gray.pixels { counts[Int(value)] += 1 }
+    return counts
+  }
+
+  /// The lowest grey value with more than `share` of the pixels at or below it.
+  static func percentile(_ histogram: [Int], _ share: Double) -> Int {
+    let target = Int(Double(histogram.reduce(0, +)) * share)
+    var seen = 0
+    for value in 0..<256 {
+      seen += histogram[value]
+      if seen > target { return value }
+    }
+    return 255
+  }
+
+  /// Otsu's threshold of a grey bitmap: pixels above it are the brighter class.
+  public static func otsu(_ gray: Bitmap) -> Int {
+    let histogram = histogram(gray)
+    let total = Double(gray.pixelCount)
+    var sum = 0.0
+    for i in 0..<256 { sum += Double(i * histogram[i]) }
+    var weightBelow = 0.0, sumBelow = 0.0, best = 0.0, threshold = 127
+    for t in 0..<256 {
+      weightBelow += Double(histogram[t])
+      if weightBelow == 0 { continue }
+      let weightAbove = total - weightBelow
+      if weightAbove == 0 { break }
+      sumBelow += Double(t * histogram[t])
+      let meanBelow = sumBelow / weightBelow, meanAbove = (sum - sumBelow) / weightAbove
+      let between = weightBelow * weightAbove * (meanBelow - meanAbove) * (meanBelow - meanAbove)
+      if between > best {
+        best = between
+        threshold = t
+      }
+    }
+    return threshold
+  }
+
+  /// Sauvola's local threshold `mean · (1 + k · (sd / 128 − 1))` over a square window of
+  /// `2 · radius + 1` pixels: ink is 0, paper 255.
+  ///
+  /// A global threshold loses faint thermal print next to dark print and keeps the show-through
+  /// of the back side; a local one that also weighs the local contrast does neither.
+  public static func sauvola(_ gray: Bitmap, radius: Int, k: Double) -> Bitmap {
+    precondition(gray.format == .gray)
+    let w = gray.width, h = gray.height
+    // Integral images of the values and their squares, one extra row and column of zeros.
+    var sums = [Double](repeating: 0, count: (w + 1) * (h + 1))
+    var squares = [Double](repeating: 0, count: (w + 1) * (h + 1))
+    gray.pixels.withUnsafeBufferPointer { src in
+      for y in 0..<h {
+        var rowSum = 0.0, rowSquares = 0.0
+        for x in 0..<w {
+          let v = Double(src[y * w + x])
+          rowSum += v
+          rowSquares += v * v
+          sums[(y + 1) * (w + 1) + x + 1] = sums[y * (w + 1) + x + 1] + rowSum
+          squares[(y + 1) * (w + 1) + x + 1] = squares[y * (w + 1) + x + 1] + rowSquares
+        }
+      }
+    }
+    return Bitmap(width: w, height: h, format: .gray) { out in
+      gray.pixels.withUnsafeBufferPointer { src in
+        for y in 0..<h {
+          let y0 = max(0, y - radius), y1 = min(h, y + radius + 1)
+          for x in 0..<w {
+            let x0 = max(0, x - radius), x1 = min(w, x + radius + 1)
+            let n = Double((y1 - y0) * (x1 - x0))
+            let a = y1 * (w + 1) + x1, b = y0 * (w + 1) + x1, c = y1 * (w + 1) + x0, d = y0 * (w + 1) + x0
+            let mean = (sums[a] - sums[b] - sums[c] + sums[d]) / n
+            let variance = max(0, (squares[a] - squares[b] - squares[c] + squares[d]) / n - mean * mean)
+            let threshold = mean * (1 + k * (variance.squareRoot() / 128 - 1))
+            out[y * w + x] = Double(src[y * w + x]) > threshold ? 255 : 0
+          }
+        }
+      }
+    }
+  }
+
+  /// Grey levels mapped so the darkest 0.5 % of pixels become black and the median (the paper)
+  /// white: faded print gains the contrast tesseract's own threshold needs.
+  public static func stretched(_ gray: Bitmap) -> Bitmap {
+    let counts = histogram(gray)
+    let low = percentile(counts, 0.005), high = percentile(counts, 0.5)
+    guard high - low >= 8 else { return gray }
+    let table = (0..<256).map { value in
+      UInt8(max(0, min(255, (value - low) * 255 / (high - low))))
+    }
+    var copy = gray
+    copy.pixels.withUnsafeMutableBufferPointer { p in
+      for i in p.indices { p[i] = table[Int(p[i])] }
+    }
+    return copy
+  }
+
+  /// Dark strokes thinned by `radius` pixels: each pixel the lightest of the square around it.
+  /// A logo's heavy type reads as blots until its strokes are as thin as text's.
+  public static func thinned(_ gray: Bitmap, radius: Int) -> Bitmap {
+    guard radius > 0 else { return gray }
+    let width = gray.width, height = gray.height
+    var across = [UInt8](repeating: 0, count: width * height)
+    var result = gray
+    gray.pixels.withUnsafeBufferPointer { source in
+      for y in 0..<height {
+        let row = y * width
+        for x in 0..<width {
+          var lightest: UInt8 = 0
+          for u in max(0, x - radius)...min(width - 1, x + radius) {
+            lightest = max(lightest, source[row + u])
+          }
+          across[row + x] = lightest
+        }
+      }
+    }
+    result.pixels.withUnsafeMutableBufferPointer { target in
+      for y in 0..<height {
+        for x in 0..<width {
+          var lightest: UInt8 = 0
+          for v in max(0, y - radius)...min(height - 1, y + radius) {
+            lightest = max(lightest, across[v * width + x])
+          }
+          target[y * width + x] = lightest
+        }
+      }
+    }
+    return result
+  }
+
+  /// Each pixel divided by the paper's brightness around it: the shading of a photo (a shadow,
+  /// a lamp's falloff, a curl) and dark surroundings beyond the paper turn white, and print keeps
+  /// its grey edges. The paper's brightness is the brightest pixel of `block`-sized blocks,
+  /// widened by a block on every side so a block inside a bold word still sees paper, and
+  /// interpolated between block centres.
+  ///
+  /// Tesseract thresholds a grey page globally (Otsu): on an evenly lit scan grey reads better
+  /// than any binarisation of ours, but under a shadow a global threshold loses whole lines.
+  public static func evenlyLit(_ gray: Bitmap, block: Int) -> Bitmap {
+    precondition(gray.format == .gray)
+    let w = gray.width, h = gray.height, block = max(2, block)
+    let gw = (w + block - 1) / block, gh = (h + block - 1) / block
+    var maxima = [Int](repeating: 0, count: gw * gh)
+    gray.pixels.withUnsafeBufferPointer { p in
+      for y in 0..<h {
+        let row = (y / block) * gw
+        for cell in 0..<gw {
+          var brightest = UInt8(0)
+          for x in (cell * block)..<min(w, cell * block + block) { brightest = max(brightest, p[y * w + x]) }
+          maxima[row + cell] = max(maxima[row + cell], Int(brightest))
+        }
+      }
+    }
+    var paper = maxima
+    for gy in 0..<gh {
+      for gx in 0..<gw {
+        var best = 0
+        for ny in max(0, gy - 1)...min(gh - 1, gy + 1) {
+          for nx in max(0, gx - 1)...min(gw - 1, gx + 1) { best = max(best, maxima[ny * gw + nx]) }
+        }
+        paper[gy * gw + gx] = max(best, 1)
+      }
+    }
+    // Bilinear between block centres, in fixed point (8 fractional bits); columns' cells and
+    // weights are the same on every row.
+    func cells(_ n: Int, _ count: Int) -> (low: [Int], high: [Int], weight: [Int]) {
+      var low = [Int](repeating: 0, count: n), high = low, weight = low
+      for i in 0..<n {
+        let f = max(0, min(Double(count - 1), (Double(i) + 0.5) / Double(block) - 0.5))
+        low[i] = Int(f)
+        high[i] = min(count - 1, low[i] + 1)
+        weight[i] = Int((f - Double(low[i])) * 256)
+      }
+      return (low, high, weight)
+    }
+    let columns = cells(w, gw), rows = cells(h, gh)
+    var gain = [Int](repeating: 0, count: w)
+    return Bitmap(width: w, height: h, format: .gray) { out in
+      gray.pixels.withUnsafeBufferPointer { p in
+        for y in 0..<h {
+          let top = rows.low[y] * gw, bottom = rows.high[y] * gw, wy = rows.weight[y]
+          for x in 0..<w {
+            let x0 = columns.low[x], x1 = columns.high[x], wx = columns.weight[x]
+            let upper = paper[top + x0] * (256 - wx) + paper[top + x1] * wx
+            let lower = paper[bottom + x0] * (256 - wx) + paper[bottom + x1] * wx
+            // 255 / background in 16 fractional bits: a multiply per pixel, not a division.
+            gain[x] = (255 << 16) / max(1, (upper * (256 - wy) + lower * wy) >> 16)
+          }
+          let row = y * w
+          for x in 0..<w {
+            out[row + x] = UInt8(min(255, (Int(p[row + x]) * gain[x]) >> 16))
+          }
+        }
+      }
+    }
+  }
+
+  /// Paints the large dark regions that touch the image's edge in the paper's grey: a scanner's
+  /// black lid beyond a torn or narrow receipt, a table at a scan's edge. They are no print, and
+  /// left in they set the darkest percentiles the contrast stretch works from and tesseract's own
+  /// threshold, which then reads faint print as nothing at all (SROIE's dot-matrix receipts).
+  /// A region is cleared only when it is larger than `minimumArea` pixels, so a glyph printed
+  /// against the edge stays. Returns how many pixels were painted.
+  @discardableResult
+  public static func clearDarkBorders(_ gray: inout Bitmap, minimumArea: Int) -> Int {
+    precondition(gray.format == .gray)
+    let w = gray.width, h = gray.height
+    guard w > 2, h > 2 else { return 0 }
+    let paper = percentile(histogram(gray), 0.5)
+    // Below three quarters of the paper's grey: also the blurred rim between lid and paper.
+    let dark = UInt8(paper * 3 / 4)
+    var state = [UInt8](repeating: 0, count: w * h)  // 1 queued, 2 cleared
+    var painted = 0
+    gray.pixels.withUnsafeMutableBufferPointer { p in
+      var component: [Int] = []
+      var stack: [Int] = []
+      func visit(_ j: Int) {
+        if state[j] == 0 && p[j] < dark {
+          state[j] = 1
+          stack.append(j)
+        }
+      }
+      func flood(from start: Int) {
+        guard state[start] == 0, p[start] < dark else { return }
+        component.removeAll(keepingCapacity: true)
+        state[start] = 1
+        stack.append(start)
+        while let i = stack.popLast() {
+          component.append(i)
+          let x = i % w
+          if x > 0 { visit(i - 1) }
+          if x < w - 1 { visit(i + 1) }
+          if i >= w { visit(i - w) }
+          if i + w < w * h { visit(i + w) }
+        }
+        guard component.count >= minimumArea else { return }
+        // Two pixels around the region too: its anti-aliased rim would read as a rule.
+        for i in component {
+          let x = i % w, y = i / w
+          for dy in -2...2 where y + dy >= 0 && y + dy < h {
+            for dx in -2...2 where x + dx >= 0 && x + dx < w {
+              let j = (y + dy) * w + x + dx
+              if state[j] != 2 {
+                state[j] = 2
+                p[j] = UInt8(paper)
+                painted += 1
+              }
+            }
+          }
+        }
+      }
+      for x in 0..<w {
+        flood(from: x)
+        flood(from: (h - 1) * w + x)
+      }
+      for y in 0..<h {
+        flood(from: y * w)
+        flood(from: y * w + w - 1)
+      }
+    }
+    return painted
+  }
+
+  // MARK: - Text rows
+
+  /// Count of ink pixels (value < 128) per row.
+  public static func rowInk(_ binary: Bitmap) -> [Int] {
+    var ink = [Int](repeating: 0, count: binary.height)
+    binary.pixels.withUnsafeBufferPointer { p in
+      for y in 0..<binary.height {
+        var count = 0
+        for x in 0..<binary.width where p[y * binary.width + x] < 128 { count += 1 }
+        ink[y] = count
+      }
+    }
+    return ink
+  }
+
+  /// The distance between printed lines: the first strong peak of the row-ink profile's
+  /// autocorrelation, or nil when the profile has no period (no text rows).
+  public static func linePitch(rowInk: [Int], minimum: Int = 6, maximum: Int = 400) -> Int? {
+    guard rowInk.count > minimum * 3 else { return nil }
+    let mean = Double(rowInk.reduce(0, +)) / Double(rowInk.count)
+    let p = rowInk.map { Double($0) - mean }
+    let upper = min(maximum, p.count / 2)
+    guard upper > minimum + 1 else { return nil }
+    var correlation = [Double](repeating: 0, count: upper + 1)
+    for lag in (minimum - 1)...upper {
+      var s = 0.0
+      for i in 0..<(p.count - lag) { s += p[i] * p[i + lag] }
+      correlation[lag] = s
+    }
+    var peaks: [(value: Double, lag: Int)] = []
+    for lag in minimum..<upper
+    where correlation[lag] > correlation[lag - 1] && correlation[lag] >= correlation[lag + 1] {
+      if correlation[lag] > 0 { peaks.append((correlation[lag], lag)) }
+    }
+    guard let strongest = peaks.map(\.value).max() else { return nil }
+    // Multiples of the pitch correlate almost as well as the pitch itself: take the first peak
+    // that is at least half as strong as the strongest.
+    return peaks.first { $0.value >= 0.5 * strongest }?.lag
+  }
+
+  /// The typical height of a printed row (capitals' top to descenders' bottom): the median of
+  /// the bands of rows with ink, or nil when fewer than five bands stand apart.
+  ///
+  /// Measured directly, unlike the line pitch, whose autocorrelation peaks also at fractions of
+  /// the true spacing on monospaced print and left some receipts scaled 2× too large or small.
+  public static func rowHeight(rowInk: [Int], width: Int) -> Int? {
+    let heights = textBands(rowInk: rowInk, width: width, minimumHeight: 3).map(\.count).sorted()
+    guard heights.count >= 5 else { return nil }
+    return heights[heights.count / 2]
+  }
+
+  /// Runs of rows with ink, as half-open ranges, ignoring runs thinner than `minimumHeight`.
+  public static func textBands(rowInk: [Int], width: Int, minimumHeight: Int = 2) -> [Range<Int>] {
+    let threshold = max(1, width / 100)
+    var bands: [Range<Int>] = []
+    var start: Int?
+    for (y, count) in rowInk.enumerated() {
+      if count >= threshold {
+        if start == nil { start = y }
+      } else if let s = start {
+        if y - s >= minimumHeight { bands.append(s..<y) }
+        start = nil
+      }
+    }
+    if let s = start, rowInk.count - s >= minimumHeight { bands.append(s..<rowInk.count) }
+    return bands
+  }
+
+  // MARK: - Paper
+
+  /// The largest bright region of an image (the paper of a receipt photographed on a darker
+  /// surface), as its four extreme corners in the bitmap's pixels.
+  public struct PaperRegion: Sendable, Equatable {
+    /// Top-left, top-right, bottom-right, bottom-left.
+    public var quad: [Point]
+    /// The region's pixels as a share of the image.
+    public var areaShare: Double
+    /// The region's pixels as a share of its quad (1 for a clean rectangle).
+    public var fill: Double
+    /// Long side over short side of the quad.
+    public var aspect: Double
+    /// Whether the quad is taller than wide.
+    public var portrait: Bool
+  }
+
+  /// Finds the largest 4-connected region brighter than Otsu's threshold.
+  public static func paper(in gray: Bitmap) -> PaperRegion? {
+    let w = gray.width, h = gray.height
+    guard w > 4, h > 4 else { return nil }
+    let threshold = UInt8(otsu(gray))
+    var label = [Int32](repeating: 0, count: w * h)
+    var bestLabel: Int32 = 0, bestArea = 0
+    var next: Int32 = 1
+    var stack: [Int] = []
+    gray.pixels.withUnsafeBufferPointer { p in
+      for start in 0..<(w * h) where label[start] == 0 && p[start] > threshold {
+        label[start] = next
+        stack.append(start)
+        var area = 0
+        while let i = stack.popLast() {
+          area += 1
+          let x = i % w, y = i / w
+          if x > 0, label[i - 1] == 0, p[i - 1] > threshold { label[i - 1] = next; stack.append(i - 1) }
+          if x < w - 1, label[i + 1] == 0, p[i + 1] > threshold { label[i + 1] = next; stack.append(i + 1) }
+          if y > 0, label[i - w] == 0, p[i - w] > threshold { label[i - w] = next; stack.append(i - w) }
+          if y < h - 1, label[i + w] == 0, p[i + w] > threshold { label[i + w] = next; stack.append(i + w) }
+        }
+        if area > bestArea {
+          bestArea = area
+          bestLabel = next
+        }
+        next += 1
+      }
+    }
+    guard bestArea > 0 else { return nil }
+    // Extreme points along the diagonals are the corners of a convex four-sided region.
+    var tl = (Double.infinity, Point(0, 0)), br = (-Double.infinity, Point(0, 0))
+    var tr = (-Double.infinity, Point(0, 0)), bl = (Double.infinity, Point(0, 0))
+    for y in 0..<h {
+      for x in 0..<w where label[y * w + x] == bestLabel {
+        let s = Double(x + y), d = Double(x - y)
+        let point = Point(Double(x), Double(y))
+        if s < tl.0 { tl = (s, point) }
+        if s > br.0 { br = (s, Point(Double(x + 1), Double(y + 1))) }
+        if d > tr.0 { tr = (d, Point(Double(x + 1), Double(y))) }
+        if d < bl.0 { bl = (d, Point(Double(x), Double(y + 1))) }
+      }
+    }
+    let quad = [tl.1, tr.1, br.1, bl.1]
+    let quadArea = max(1, Quad.area(quad))
+    let width = (Quad.distance(quad[0], quad[1]) + Quad.distance(quad[3], quad[2])) / 2
+    let height = (Quad.distance(quad[0], quad[3]) + Quad.distance(quad[1], quad[2])) / 2
+    return PaperRegion(
+      quad: quad, areaShare: Double(bestArea) / Double(w * h), fill: min(1, Double(bestArea) / quadArea),
+      aspect: max(width, height) / max(1, min(width, height)), portrait: height >= width)
+  }
+
+  // MARK: - Skew
+
+  /// The rotation (degrees, clockwise positive) that makes text rows horizontal: the angle whose
+  /// sheared row profile is the most peaked, searched within ±`range`.
+  public static func skew(_ binary: Bitmap, range: Double = 6, step: Double = 0.25) -> Double {
+    let w = binary.width, h = binary.height
+    var inkPoints: [(Double, Double)] = []
+    binary.pixels.withUnsafeBufferPointer { p in
+      for y in 0..<h {
+        for x in 0..<w where p[y * w + x] < 128 { inkPoints.append((Double(x), Double(y))) }
+      }
+    }
+    guard inkPoints.count > 50 else { return 0 }
+    var bestAngle = 0.0, bestScore = -1.0
+    var angle = -range
+    var bins = [Double](repeating: 0, count: h + 2 * w + 2)
+    while angle <= range + 1e-9 {
+      let t = tan(angle * .pi / 180)
+      for i in bins.indices { bins[i] = 0 }
+      let offset = Double(w)
+      for (x, y) in inkPoints {
+        let row = Int(y - x * t + offset)
+        if row >= 0 && row < bins.count { bins[row] += 1 }
+      }
+      var score = 0.0
+      for i in 1..<bins.count {
+        let d = bins[i] - bins[i - 1]
+        score += d * d
+      }
+      if score > bestScore {
+        bestScore = score
+        bestAngle = angle
+      }
+      angle += step
+    }
+    return bestAngle
+  }
+}

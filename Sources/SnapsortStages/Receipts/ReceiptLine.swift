@@ -1,0 +1,61 @@
+import Foundation
+import SnapsortImaging
+import SnapsortNative
+
+/// One printed row of a receipt, rebuilt from tesseract's word boxes: words whose vertical
+/// extents overlap belong together, read left to right, however tesseract split the page into
+/// blocks (a price column becomes part of its row again).
+public struct ReceiptLine: Sendable, Equatable {
+  public var text: String
+  /// `[x, y, width, height]` in the flattened receipt's pixels.
+  public var box: [Double]
+  /// Mean word confidence (0–100).
+  public var confidence: Double
+  public var words: [TesseractEngine.Item]
+
+  public init(words: [TesseractEngine.Item]) {
+    let sorted = words.sorted { $0.box[0] < $1.box[0] }
+    self.words = sorted
+    text = sorted.map(\.text).joined(separator: " ")
+    let left = sorted.map { $0.box[0] }.min() ?? 0, top = sorted.map { $0.box[1] }.min() ?? 0
+    let right = sorted.map { $0.box[0] + $0.box[2] }.max() ?? 0
+    let bottom = sorted.map { $0.box[1] + $0.box[3] }.max() ?? 0
+    box = [left, top, right - left, bottom - top]
+    confidence = sorted.isEmpty ? 0 : sorted.map(\.confidence).reduce(0, +) / Double(sorted.count)
+  }
+
+  /// Groups words into rows, top to bottom.
+  public static func rows(from words: [TesseractEngine.Item]) -> [ReceiptLine] {
+    // Specks and bars that tesseract reads as a lone symbol carry no text.
+    let kept = words.filter { word in
+      word.confidence >= 15 || word.text.contains(where: { $0.isLetter || $0.isNumber })
+    }
+    let heights = kept.map { $0.box[3] }.sorted()
+    let typical = heights.isEmpty ? 1 : heights[heights.count / 2]
+    var rows: [(top: Double, bottom: Double, words: [TesseractEngine.Item])] = []
+    for word in kept.sorted(by: { $0.box[1] + $0.box[3] / 2 < $1.box[1] + $1.box[3] / 2 }) {
+      // A word much taller than the text (a logo, a stamp) is measured by its centre only.
+      let height = min(word.box[3], typical * 1.5)
+      let centre = word.box[1] + word.box[3] / 2
+      let top = centre - height / 2, bottom = centre + height / 2
+      var joined = false
+      for index in rows.indices.suffix(3).reversed() {
+        let overlap = min(bottom, rows[index].bottom) - max(top, rows[index].top)
+        let smaller = min(bottom - top, rows[index].bottom - rows[index].top)
+        let collides = rows[index].words.contains { other in
+          min(word.box[0] + word.box[2], other.box[0] + other.box[2]) - max(word.box[0], other.box[0])
+            > 0.3 * min(word.box[2], other.box[2])
+        }
+        if overlap > 0.5 * smaller && !collides {
+          rows[index].words.append(word)
+          rows[index].top = min(rows[index].top, top)
+          rows[index].bottom = max(rows[index].bottom, bottom)
+          joined = true
+          break
+        }
+      }
+      if !joined { rows.append((top, bottom, [word])) }
+    }
+    return rows.sorted { $0.top < $1.top }.map { ReceiptLine(words: $0.words) }
+  }
+}

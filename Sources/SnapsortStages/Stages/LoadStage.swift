@@ -1,0 +1,164 @@
+import Crypto
+import Foundation
+import SnapsortImaging
+import SnapsortNative
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads the file, hashes it, checks the pixel limit from the header, and decodes a reduced
+/// analysis copy (JPEG DCT scaling); the full-resolution image is decoded only if a later stage
+/// asks for it. Writes `sha256` and `image` to the record.
+public final class LoadStage: Stage {
+  public static let name = "load"
+  public static let summary =
+    "Decode JPEG, PNG, WebP or HEIC with EXIF orientation; shrink-on-load analysis copy; pixel limit"
+
+  public struct Options: StageOptions, Equatable {
+    /// Larger images are refused from their header, before any pixel is decoded.
+    public var maxPixels: Int = 100_000_000
+    /// Longest side of the analysis copy that detection stages work on.
+    public var analysisMaxSide: Int = 1600
+    /// Images smaller than this on either side cannot hold a card or a code.
+    public var minSide: Int = 8
+    public init() {}
+  }
+
+  public static func validate(_ options: Options, context: StageContext) throws {
+    guard options.maxPixels > 0 else { throw ConfigError(path: "max_pixels", "must be positive") }
+    guard options.analysisMaxSide >= 64 else {
+      throw ConfigError(path: "analysis_max_side", "must be at least 64")
+    }
+    guard options.minSide >= 1 else { throw ConfigError(path: "min_side", "must be at least 1") }
+  }
+
+  private let options: Options
+
+  public init(options: Options, context: StageContext) throws {
+    self.options = options
+  }
+
+  public func process(_ item: PhotoItem) throws {
+    let data = try item.data ?? Self.read(item.url)
+    item.data = data
+    item.record.sha256 = Self.sha256(of: data)
+    guard !data.isEmpty else { throw StageFailure("empty file (0 bytes)") }
+
+    let claimed = ImageFormat(fileExtension: item.url.pathExtension)
+    guard let format = ImageFormat(signature: data.prefix(12)) else {
+      let what = claimed.map { "its extension says \($0.displayName), but " } ?? ""
+      throw StageFailure("not an image: \(what)its first bytes match no supported image format")
+    }
+    if let claimed, claimed != format {
+      item.record.notes =
+        (item.record.notes ?? []) + [
+          "content is \(format.displayName) although the extension says \(claimed.displayName)"
+        ]
+    }
+    guard format.isDecodable else {
+      throw StageFailure("\(format.displayName) images are not supported (use JPEG, PNG, WebP or HEIC)")
+    }
+    let decoder = Self.decoder(for: format)
+
+    let header = try data.withUnsafeBytes { try decoder.header(of: $0) }
+    let pixels = header.width * header.height
+    guard pixels <= options.maxPixels else {
+      throw StageFailure(
+        "image is \(header.width) × \(header.height) (\(Self.megapixels(pixels)) MP), over the limit of "
+          + "\(Self.megapixels(options.maxPixels)) MP set by max_pixels")
+    }
+    guard header.width >= options.minSide, header.height >= options.minSide else {
+      throw StageFailure(
+        "image is only \(header.width) × \(header.height) pixels, too small to hold a card or a code "
+          + "(min_side \(options.minSide))")
+    }
+    let swapsAxes = header.orientation >= 5
+    let width = swapsAxes ? header.height : header.width
+    let height = swapsAxes ? header.width : header.height
+    item.record.image = ImageInfo(
+      width: width, height: height, orientation: header.orientation, format: format.rawValue)
+
+    let reduction = Self.reduction(for: header, format: format, maxSide: options.analysisMaxSide)
+    let decoded = try data.withUnsafeBytes { try decoder.decode($0, reduction: reduction) }
+      .applyingOrientation(header.orientation)
+    let analysis = decoded.fitting(maxSide: options.analysisMaxSide)
+    item.analysis = analysis
+    item.analysisScale = Double(width) / Double(analysis.width)
+    if reduction == 1 {
+      item.full = decoded
+    } else {
+      item.fullImageLoader = {
+        try data.withUnsafeBytes { try decoder.decode($0, reduction: 1) }.applyingOrientation(
+          header.orientation)
+      }
+    }
+  }
+
+  package static func sha256(of data: Data) -> String {
+    SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+  }
+
+  /// The largest JPEG DCT reduction that still leaves at least `maxSide` pixels on the long side.
+  static func reduction(for header: ImageHeader, format: ImageFormat, maxSide: Int) -> Int {
+    guard format == .jpeg else { return 1 }
+    let longest = max(header.width, header.height)
+    for denominator in [8, 4, 2] where longest / denominator >= maxSide {
+      return denominator
+    }
+    return 1
+  }
+
+  package static func decoder(for format: ImageFormat) -> any ImageDecoder.Type {
+    switch format {
+    case .jpeg: return JPEGDecoder.self
+    case .png: return PNGDecoder.self
+    case .webp: return WebPDecoder.self
+    default: return HEIFDecoder.self
+    }
+  }
+
+  /// Reads a file with messages that say what is wrong in a person's terms. POSIX calls rather
+  /// than `Data(contentsOf:)`: Foundation's error path leaks a buffer per unreadable file (found by
+  /// LeakSanitizer), and `O_NONBLOCK` keeps a FIFO in the folder from blocking a worker at open.
+  package static func read(_ url: URL) throws -> Data {
+    let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { throw StageFailure(openFailure(errno)) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw StageFailure(openFailure(errno)) }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw StageFailure("a directory, not an image file")
+    default: throw StageFailure("not a regular file (a pipe, socket or device), so it was not read")
+    }
+    var data = Data(count: Int(status.st_size))
+    var filled = 0
+    while true {
+      if filled == data.count { data.count += max(64 * 1024, data.count / 2) }
+      let got = data.withUnsafeMutableBytes { buffer in
+        Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+      }
+      if got < 0 {
+        if errno == EINTR { continue }
+        throw StageFailure("cannot read the file: \(String(cString: strerror(errno)))")
+      }
+      if got == 0 { break }
+      filled += got
+    }
+    data.count = filled
+    return data
+  }
+
+  private static func openFailure(_ code: Int32) -> String {
+    switch code {
+    case ENOENT: return "the file disappeared before it could be read"
+    case EACCES, EPERM: return "permission denied: the file is not readable"
+    default: return "cannot read the file: \(String(cString: strerror(code)))"
+    }
+  }
+
+  private static func megapixels(_ pixels: Int) -> String {
+    String(format: "%.1f", Double(pixels) / 1_000_000)
+  }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import SnapsortImaging
+import SnapsortNative
+
+/// Reads the upright card crop with tesseract: `card.text` (every line, card numbers masked),
+/// `card.name` (suggested name and alternatives) and `card.payment` (network, last four).
+public final class OCRStage: Stage {
+  public static let name = "ocr"
+  public static let summary =
+    "Tesseract on the card crop: text lines, suggested name, payment network and last four"
+
+  public struct Options: StageOptions, Equatable {
+    /// Tesseract languages, "+"-joined; `make` installs `tesseract-ocr-<lang>` for each.
+    public var languages: String = "eng"
+    /// Tesseract page segmentation mode: 11 (sparse text) suits cards.
+    public var pageSegmentation: Int = 11
+    /// Milliseconds before recognition of one image is cancelled.
+    public var timeoutMs: Int = 5000
+    /// Height in pixels a taller crop is scaled down to for the page reading (boxes are reported
+    /// in the crop's pixels). 448 px over the card's 54 mm puts body type (3–4 mm) at 25–33 px,
+    /// where tesseract reads best: at the crop's 638 px, `4111 1111 1111 1111` read as
+    /// `AlIT 2 Tial fill itil`. Name lines are read again from the full crop; 0 keeps the size.
+    public var pageHeight: Int = 448
+    /// Tesseract languages that read the best name lines a second time, one line each, for the
+    /// diacritics `languages` lost (`Latin`: tesseract's Latin-script model, Debian's
+    /// `tesseract-ocr-script-latn`); "" reads each line once.
+    public var nameLanguages: String = "Latin"
+    /// How many of the best name candidates are read again with `name_languages`.
+    public var nameRereads: Int = 2
+    /// The issuer catalog whose spellings a suggested name is snapped to; "" for none.
+    public var catalog: String = IssuerCatalog.bundledFileName
+    /// Read the plain grey crop too when the flattened one gives fewer than
+    /// `plain_reread_below` letters and digits in confident words, and keep the more legible.
+    public var plainReread: Bool = true
+    public var plainRereadBelow: Int = 12
+    public init() {}
+  }
+
+  public static func validate(_ options: Options, context: StageContext) throws {
+    try ConfigError.at("languages") { try TesseractEngine.checkInstalled(options.languages) }
+    if !options.nameLanguages.isEmpty {
+      try ConfigError.at("name_languages") { try TesseractEngine.checkInstalled(options.nameLanguages) }
+    }
+    guard options.pageHeight == 0 || options.pageHeight >= 200 else {
+      throw ConfigError(path: "page_height", "use 0 (keep the crop's size) or at least 200 px")
+    }
+    guard (0...5).contains(options.nameRereads) else {
+      throw ConfigError(path: "name_rereads", "use 0 to 5 lines")
+    }
+    if !options.catalog.isEmpty {
+      try ConfigError.at("catalog") { try IssuerCatalog.load(from: context.resolve(options.catalog)) }
+    }
+    guard options.plainRereadBelow >= 0 else {
+      throw ConfigError(path: "plain_reread_below", "use 0 or more letters")
+    }
+    guard [3, 6, 11].contains(options.pageSegmentation) else {
+      throw ConfigError(path: "page_segmentation", "use 3 (auto), 6 (single block) or 11 (sparse text)")
+    }
+  }
+
+  private let options: Options
+  private let engine: TesseractEngine
+  private let nameEngine: TesseractEngine?
+  private let spellings: CardNameCatalog?
+
+  public init(options: Options, context: StageContext) throws {
+    self.options = options
+    self.engine = try TesseractEngine(languages: options.languages)
+    self.nameEngine =
+      options.nameLanguages.isEmpty || options.nameRereads == 0
+      ? nil : try TesseractEngine(languages: options.nameLanguages)
+    self.spellings =
+      options.catalog.isEmpty
+      ? nil : CardNameCatalog(catalog: try IssuerCatalog.load(from: context.resolve(options.catalog)))
+  }
+
+  public func process(_ item: PhotoItem) throws {
+    guard let image = item.cardCrop ?? item.analysis else { return }
+    let plain = image.grayscale()
+    var gray = TextContrast.flattened(plain)
+    let start = DispatchTime.now().uptimeNanoseconds
+    let deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
+    var result = read(gray, isCardCrop: item.cardCrop != nil, deadline: deadline)
+    // Flattening blends tile backgrounds across a sharp edge such as a white barcode box on a
+    // coloured card into a dark halo, and tesseract's layout analysis then lost every line of
+    // clean type elsewhere (`Etos`, white on green, read as `mee INA`). The plain grey page reads
+    // those; flattening is kept first because it reads what plain grey cannot (white on orange).
+    let legible = Self.legibleCharacters(result)
+    if options.plainReread && !result.timedOut && legible < options.plainRereadBelow {
+      let elapsed = Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+      let second = read(plain, isCardCrop: item.cardCrop != nil, deadline: deadline - elapsed)
+      if !second.timedOut && Self.legibleCharacters(second) > legible {
+        result = second
+        gray = plain
+      }
+    }
+    var card = item.card
+    var texts = result.lines.map { PaymentCardNumber.mask($0.text) }
+    if let match = PaymentCardNumber.find(
+      in: result.lines.map(\.text) + [result.words.map(\.text).joined(separator: " ")])
+    {
+      card.payment = PaymentInfo(network: match.network, last4: match.last4)
+      texts = PaymentCardNumber.maskAllGroups(result.lines.map(\.text), last4: match.last4)
+    }
+    let lines = zip(result.lines, texts).map { line, text in
+      TextLine(text: text, box: line.box, confidence: (line.confidence * 10).rounded() / 10)
+    }
+    card.text = lines
+    item.textLines = lines
+    let candidates = CardNamePicker.candidates(
+      lines: result.lines, words: result.words, height: Double(gray.height))
+    var names: [String] = []
+    for (rank, candidate) in candidates.enumerated() {
+      var name = candidate.text
+      if rank < options.nameRereads, let nameEngine, !result.timedOut {
+        let elapsed = Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+        if let reading = Self.reread(candidate.box, of: gray, with: nameEngine, deadline: deadline - elapsed)
+        {
+          name = CardNameReconciler.reconcile(page: name, diacritic: reading)
+        }
+      }
+      name = spellings?.spelling(of: name) ?? name
+      if !names.contains(name) { names.append(name) }
+    }
+    card.name = NameSuggestion(suggested: names.first, alternatives: Array(names.dropFirst().prefix(3)))
+    item.card = card
+    if result.timedOut {
+      item.record.notes =
+        (item.record.notes ?? []) + ["ocr timed out after \(deadline) ms; text may be incomplete"]
+    }
+  }
+
+  /// Reads a prepared grey crop as a page, scaled to `page_height` when it is a card crop, with
+  /// boxes in the crop's pixels.
+  private func read(_ gray: Bitmap, isCardCrop: Bool, deadline: Int) -> TesseractEngine.Result {
+    // Only a card crop has the card's proportions that `page_height` assumes.
+    let page =
+      isCardCrop && options.pageHeight > 0 && gray.height > options.pageHeight
+      ? gray.resized(
+        width: max(1, gray.width * options.pageHeight / gray.height), height: options.pageHeight) : gray
+    var result = engine.recognize(
+      page,
+      segmentation: TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation))
+        ?? .sparseText,
+      deadline: deadline)
+    if page.height != gray.height {
+      let sx = Double(gray.width) / Double(page.width), sy = Double(gray.height) / Double(page.height)
+      let unscale = { (item: TesseractEngine.Item) -> TesseractEngine.Item in
+        var item = item
+        item.box = [item.box[0] * sx, item.box[1] * sy, item.box[2] * sx, item.box[3] * sy].map {
+          $0.rounded()
+        }
+        return item
+      }
+      result.lines = result.lines.map(unscale)
+      result.words = result.words.map(unscale)
+    }
+    return result
+  }
+
+  /// Letters and digits in words tesseract is fairly sure of: how much of a reading is text
+  /// rather than specks and bars.
+  static func legibleCharacters(_ result: TesseractEngine.Result) -> Int {
+    result.words.filter { $0.confidence >= 70 }.reduce(0) { total, word in
+      total + word.text.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.count
+    }
+  }
+
+  /// One line cut out of the prepared crop, with a margin of a third of its height, read as a
+  /// single line; nil when there is no time left or nothing legible.
+  static func reread(_ box: [Double], of image: Bitmap, with engine: TesseractEngine, deadline: Int)
+    -> String?
+  {
+    guard box.count == 4, deadline > 0 else { return nil }
+    let margin = box[3] / 3
+    let x0 = max(0, Int(box[0] - margin)), y0 = max(0, Int(box[1] - margin))
+    let x1 = min(image.width, Int(box[0] + box[2] + margin)),
+      y1 = min(image.height, Int(box[1] + box[3] + margin))
+    guard x1 - x0 >= 8, y1 - y0 >= 8 else { return nil }
+    let line = image.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    let result = engine.recognize(line, segmentation: .singleLine, deadline: deadline)
+    guard !result.timedOut, let first = result.lines.first else { return nil }
+    // The same cleaning as the page reading, so that the two compare like for like.
+    let whole = TesseractEngine.Item(
+      text: result.lines.map(\.text).joined(separator: " "),
+      box: [0, 0, Double(line.width), Double(line.height)],
+      confidence: first.confidence)
+    let text = CardNamePicker.clean(whole, words: result.words)
+    return text.isEmpty ? nil : text
+  }
+}

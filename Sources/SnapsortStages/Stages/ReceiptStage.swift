@@ -1,0 +1,263 @@
+import Foundation
+import SnapsortImaging
+import SnapsortNative
+
+/// Reads the flattened receipt (`receipt_warp`'s image, else the photo) with tesseract, rebuilds
+/// its rows from word boxes, and writes `receipt`: merchant, date and time, currency, items,
+/// subtotal, savings, tax, total, reference number, per-field confidence and source line, and
+/// the consistency checks.
+public final class ReceiptStage: Stage {
+  public static let name = "receipt"
+  public static let summary =
+    "Receipt OCR with word boxes: rows and price column, merchant, date, items, totals, checks"
+
+  public struct Options: StageOptions, Equatable {
+    /// Tesseract languages, "+"-joined.
+    public var languages: String = "eng"
+    /// 4 (one column of lines) suits receipts; 6 (one block) and 3 (automatic) are allowed.
+    public var pageSegmentation: Int = 4
+    /// The prepared images read, in order, comma-separated: `grey` (receipt_warp's
+    /// contrast-stretched grey image) and `binarised` (its Sauvola image). A later one is read
+    /// only when the retry conditions below hold, and each field is then taken from the reading
+    /// that found it most confidently. Grey first: on the real receipts it reads more fields
+    /// than the binarised image (issue #7).
+    public var readings: String = "grey,binarised"
+    /// Milliseconds before recognition of one receipt is cancelled.
+    public var timeoutMs: Int = 20_000
+    /// When the first reading's mean word confidence is below this, the next image is read too.
+    public var retryBelowConfidence: Double = 80
+    /// Skip that second reading when the first already found the merchant, the date and the
+    /// total: the second costs as much again and rarely changes them.
+    public var retryOnlyForMissingFields: Bool = true
+    /// Pages of at most this many pixels are read in the next image too when their amounts do not
+    /// add up (items against subtotal, subtotal against total). 0 turns this off.
+    public var recheckMaxPixels: Int = 6_000_000
+    /// Read the total's line again on its own, three ways, and take a value the second readings
+    /// agree on.
+    public var keyLineRereads: Bool = true
+    /// When the date's line was read with a mean word confidence below this, the page is read
+    /// again as one block of text (page segmentation 6), and the date of the more confidently
+    /// read line is kept. 0 turns this off.
+    public var dateRecheckBelow: Double = 70
+    /// With no merchant found, read the band above the address again with the strokes thinned
+    /// six ways, and take a catalog brand two of those readings name: heavy logo type
+    /// ("L◆DL") reads as blots on the page, or not at all.
+    public var logoRereads: Bool = true
+    /// The issuer catalog whose names the header is matched against.
+    public var catalog: String = IssuerCatalog.bundledFileName
+    public init() {}
+
+    var readingList: [String] {
+      readings.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+  }
+
+  public static func validate(_ options: Options, context: StageContext) throws {
+    try ConfigError.at("languages") { try TesseractEngine.checkInstalled(options.languages) }
+    guard [3, 4, 6].contains(options.pageSegmentation) else {
+      throw ConfigError(path: "page_segmentation", "use 4 (one column), 6 (single block) or 3 (auto)")
+    }
+    guard (0...100).contains(options.dateRecheckBelow) else {
+      throw ConfigError(path: "date_recheck_below", "use a word confidence from 0 (off) to 100")
+    }
+    let readings = options.readingList
+    guard !readings.isEmpty, readings.allSatisfy(["binarised", "grey"].contains),
+      Set(readings).count == readings.count
+    else {
+      throw ConfigError(path: "readings", "list binarised and/or grey, comma-separated, each once")
+    }
+    try ConfigError.at("catalog") { try IssuerCatalog.load(from: context.resolve(options.catalog)) }
+  }
+
+  private let options: Options
+  /// Created on the first receipt: in the default pipeline most photos may be cards, and a
+  /// worker that never sees a receipt should not pay for a second tesseract.
+  private var engine: TesseractEngine?
+  private let extractor: ReceiptExtractor
+
+  public init(options: Options, context: StageContext) throws {
+    self.options = options
+    extractor = ReceiptExtractor(catalog: try IssuerCatalog.load(from: context.resolve(options.catalog)))
+  }
+
+  public func process(_ item: PhotoItem) throws {
+    // Images are prepared only when read: binarising a large scan costs a fifth of reading it.
+    var images: [(name: String, image: () throws -> Bitmap?)] = options.readingList.map { name in
+      (name, { name == "grey" ? item.receiptGray : item.receiptImage })
+    }
+    if item.receiptGray == nil && item.receiptImage == nil {
+      images = [("grey", { try item.fullImage().grayscale() })]
+    }
+    let segmentation =
+      TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation)) ?? .singleColumn
+    let engine = try self.engine ?? TesseractEngine(languages: options.languages)
+    self.engine = engine
+    var readings: [ReceiptReading] = []
+    var fused: ReceiptRecord?
+    var read: [String: Bitmap] = [:]
+    var deadline = 0
+    var timedOut = false
+    for variant in images {
+      guard let image = try variant.image() else { continue }
+      deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
+      guard deadline > 0 else { break }
+      let result = engine.recognize(image, segmentation: segmentation, deadline: deadline)
+      let score = Self.readability(result.words)
+      let receipt = extractor.extract(ReceiptLine.rows(from: result.words))
+      readings.append(ReceiptReading(name: variant.name, receipt: receipt, readability: score.value))
+      read[variant.name] = image
+      timedOut = timedOut || result.timedOut
+      // A page that read confidently is not read again, nor one whose fields are all there: the
+      // second reading costs as much again and rarely changes them. Faint dot-matrix print
+      // that one preparation broke apart often reads in the other.
+      let current = ReceiptReading.fuse(readings)
+      fused = current
+      // Amounts that do not add up are misread digits more often than misprinted receipts; on a
+      // page small enough to read twice within about a second the other image is read for them.
+      let recheck = current.checks?.problems.isEmpty == false && image.pixelCount <= options.recheckMaxPixels
+      if recheck { continue }
+      if score.meanConfidence >= options.retryBelowConfidence { break }
+      if options.retryOnlyForMissingFields, Self.hasKeyFields(current) { break }
+    }
+    guard var receipt = fused else { throw StageFailure("no time was left to read the receipt") }
+    if options.keyLineRereads, let variant = receipt.imageVariant, let page = read[variant] {
+      rereadTotal(&receipt, on: page, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
+    }
+    if options.dateRecheckBelow > 0, let variant = receipt.imageVariant, let page = read[variant] {
+      recheckDate(
+        &receipt, on: page, engine: engine,
+        deadline: Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000)))
+    }
+    // The grey image whichever was read: thinning a binarised logo thins the noise Sauvola left
+    // in it too. Both are made from one flattened page, so the line boxes hold in either.
+    if options.logoRereads, receipt.merchant == nil, let grey = item.receiptGray ?? read["grey"] {
+      rereadLogo(&receipt, on: grey, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
+    }
+    receipt.quad = item.record.receipt?.quad
+    receipt.skew = item.record.receipt?.skew
+    item.record.receipt = receipt
+    item.textLines = receipt.text ?? []
+    if timedOut {
+      item.record.notes =
+        (item.record.notes ?? []) + ["receipt ocr timed out after \(deadline) ms; text may be incomplete"]
+    }
+  }
+
+  /// Reads the total's source line again, cut out of the page read, and replaces a total the
+  /// re-readings agree on against the page (`KeyLineVote`).
+  private func rereadTotal(
+    _ receipt: inout ReceiptRecord, on page: Bitmap, engine: TesseractEngine, deadline: Int
+  ) {
+    guard deadline > 0, let field = receipt.fields?["total"], let index = field.line,
+      let line = receipt.line(index), KeyLineVote.lineCarries(total: field.value, text: line.text)
+    else { return }
+    let rereads = Self.lineCrops(line.box, of: page).map { image in
+      KeyLineVote.total(in: engine.recognize(image, segmentation: .singleLine, deadline: deadline).text)
+    }
+    let decided = KeyLineVote.decide(page: field.value, rereads: rereads)
+    guard decided != field.value else { return }
+    receipt.fields?["total"] = ReceiptField(
+      value: decided, confidence: field.confidence, line: index, reading: "line", source: line.text)
+    receipt.total = decided
+    receipt.recheckAmounts()
+    receipt.refreshConfidence()
+  }
+
+  /// Reads the page again as one block when the date's line read poorly: faint small print
+  /// that the column layout read as "Doe 1o C000 31664 Date 26/12/2018" reads as "Doc No
+  /// CS00031664 Date 25/12/2018" laid out as a block. The block reading's date replaces the
+  /// page's only when its line was read more confidently.
+  private func recheckDate(
+    _ receipt: inout ReceiptRecord, on page: Bitmap, engine: TesseractEngine, deadline: Int
+  ) {
+    guard deadline > 0, let line = Self.dateLine(of: receipt), line.confidence < options.dateRecheckBelow
+    else { return }
+    let result = engine.recognize(page, segmentation: .singleBlock, deadline: deadline)
+    let block = extractor.extract(ReceiptLine.rows(from: result.words))
+    guard let date = Self.dateFromBlock(page: receipt, block: block) else { return }
+    receipt.fields?["date"] = date
+    receipt.date = block.date
+    receipt.time = block.time
+    receipt.refreshConfidence()
+  }
+
+  /// The line of the record's own text its date was read from.
+  static func dateLine(of receipt: ReceiptRecord) -> TextLine? {
+    receipt.line(receipt.fields?["date"]?.line)
+  }
+
+  /// The block reading's date as the page's date field, when it is another date read from a
+  /// more confidently read line.
+  static func dateFromBlock(page: ReceiptRecord, block: ReceiptRecord) -> ReceiptField? {
+    guard let pageLine = dateLine(of: page), let field = page.fields?["date"],
+      let blockLine = dateLine(of: block),
+      let other = block.fields?["date"], other.value != field.value,
+      blockLine.confidence > pageLine.confidence
+    else { return nil }
+    return ReceiptField(
+      value: other.value, confidence: field.confidence, line: nil, reading: "block", source: blockLine.text)
+  }
+
+  /// Reads the band above the first address line, where a logo sits, with its strokes thinned
+  /// by 3 to 13 % of a text line's height, and takes the brand two of the readings name: how
+  /// much thinning a logo needs depends on how heavy its type is (the Lidl scans read at 5-13 %,
+  /// a bold sans logo at 3 and 7 %), and a lone match among six readings may be chance.
+  private func rereadLogo(
+    _ receipt: inout ReceiptRecord, on page: Bitmap, engine: TesseractEngine, deadline: Int
+  ) {
+    guard deadline > 0, let lines = receipt.text, !lines.isEmpty,
+      let address = lines.prefix(16).first(where: {
+        ReceiptExtractor.looksLikeAddress(ReceiptKeywords.fold($0.text))
+      })
+    else { return }
+    let lineHeight = lines.map { $0.box[3] }.sorted()[lines.count / 2]
+    let top = max(0, Int(address.box[1] - 4 * lineHeight))
+    let bottom = min(page.height, Int(address.box[1] - 0.08 * lineHeight))
+    guard bottom - top >= Int(lineHeight), page.width >= 8 else { return }
+    let band = page.cropped(x: 0, y: top, width: page.width, height: bottom - top)
+    var votes: [String: (count: Int, text: String)] = [:]
+    for share in [0.03, 0.05, 0.07, 0.09, 0.11, 0.13] {
+      let thinned = ReceiptImaging.thinned(band, radius: Int((lineHeight * share).rounded()))
+      let text = engine.recognize(thinned, segmentation: .singleLine, deadline: deadline).text
+      guard let brand = extractor.brand(readFromLogo: text) else { continue }
+      votes[brand, default: (0, text)].count += 1
+    }
+    guard let (brand, vote) = votes.first(where: { $0.value.count >= 2 }) else { return }
+    receipt.merchant = brand
+    var fields = receipt.fields ?? [:]
+    fields["merchant"] = ReceiptField(
+      value: brand, confidence: 0.5, line: nil, reading: "logo", source: vote.text)
+    receipt.fields = fields
+    receipt.refreshConfidence()
+  }
+
+  /// One line cut out of a page with a margin, three ways: as the page was prepared, at 3/4 of
+  /// its scale, and binarised anew. Misread digits depend on the pixels around them, so an
+  /// error the page reading made is rarely made the same way on all three.
+  static func lineCrops(_ box: [Double], of page: Bitmap) -> [Bitmap] {
+    let pad = box[3] * 0.4
+    let x0 = max(0, Int(box[0] - 2 * pad)), y0 = max(0, Int(box[1] - pad))
+    let x1 = min(page.width, Int(box[0] + box[2] + 2 * pad)),
+      y1 = min(page.height, Int(box[1] + box[3] + pad))
+    guard x1 - x0 >= 8, y1 - y0 >= 8 else { return [] }
+    let crop = page.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    let smaller = crop.resized(width: max(8, crop.width * 3 / 4), height: max(8, crop.height * 3 / 4))
+    let binarised = ReceiptImaging.sauvola(crop, radius: max(8, Int(box[3] * 0.6)), k: 0.3)
+    return [crop, smaller, binarised]
+  }
+
+  /// Whether a reading found the merchant, the date and the total. A field found but doubted is
+  /// no reason to read again: on the real receipts a second reading mostly found what the first
+  /// missed and rarely mended what it misread (issue #7).
+  static func hasKeyFields(_ receipt: ReceiptRecord) -> Bool {
+    receipt.merchant != nil && receipt.date != nil && receipt.total != nil
+  }
+
+  /// How well a page read: characters in confident words (the more text read well, the better)
+  /// and the mean word confidence.
+  static func readability(_ words: [TesseractEngine.Item]) -> (value: Double, meanConfidence: Double) {
+    let confident = words.filter { $0.confidence >= 70 }.map { Double($0.text.count) }.reduce(0, +)
+    let mean = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
+    return (confident, mean)
+  }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import SnapsortImaging
+import SnapsortNative
+
+/// Finds the receipt's paper on the analysis copy, warps it flat and upright from the
+/// full-resolution image (a scan that is all paper passes through), deskews it, scales it so
+/// printed lines are `line_pitch` pixels apart (rows at most `row_height` high), and binarises
+/// it with Sauvola's threshold for faded thermal print, when that image is first read. Writes
+/// `PhotoItem.receiptGray`, `PhotoItem.receiptImage` and `receipt.quad`.
+public final class ReceiptWarpStage: Stage {
+  public static let name = "receipt_warp"
+  public static let summary =
+    "Flatten the receipt: paper outline, perspective warp, deskew, scale to the text, Sauvola binarisation"
+
+  public struct Options: StageOptions, Equatable {
+    /// Distance between printed lines after scaling (≈ 30 px high capitals at 70).
+    public var linePitch: Int = 70
+    /// The most a printed row (capitals' top to descenders' bottom, measured on the bands of rows
+    /// with ink) may be high after scaling; 0 for no limit. 54 cut the German scans' CPU by a
+    /// third but lost two of their 14 dates (issue #7), so it is off by default.
+    public var rowHeight: Int = 0
+    /// Sauvola's k: higher drops more faint marks (show-through of the back side), lower keeps
+    /// more faint print.
+    public var sauvolaK: Double = 0.3
+    /// Divide the grey image by the paper's local brightness before it is read, so shadows and
+    /// dark surroundings do not defeat tesseract's global threshold.
+    public var evenLighting: Bool = true
+    /// The flattened receipt is never made larger than this many pixels: tesseract's time grows
+    /// with them. 10 MP reads a 300 dpi German scan (2.3× to 13 MP by the line pitch) about 2×
+    /// up, a quarter faster and as well (issue #7).
+    public var maxPixels: Int = 10_000_000
+    public init() {}
+  }
+
+  public static func validate(_ options: Options, context: StageContext) throws {
+    guard options.rowHeight == 0 || (12...160).contains(options.rowHeight) else {
+      throw ConfigError(path: "row_height", "must be 0 (no limit) or between 12 and 160")
+    }
+    guard (20...200).contains(options.linePitch) else {
+      throw ConfigError(path: "line_pitch", "must be between 20 and 200")
+    }
+    guard (0.05...0.8).contains(options.sauvolaK) else {
+      throw ConfigError(path: "sauvola_k", "must be between 0.05 and 0.8")
+    }
+    guard options.maxPixels >= 100_000 else {
+      throw ConfigError(path: "max_pixels", "must be at least 100000")
+    }
+  }
+
+  private let options: Options
+
+  public init(options: Options, context: StageContext) throws {
+    self.options = options
+  }
+
+  public func process(_ item: PhotoItem) throws {
+    guard let analysis = item.analysis else { throw StageFailure("no image was loaded") }
+    let full = try item.fullImage()
+    let fullWidth = Double(full.width), fullHeight = Double(full.height)
+    var quad = [Point(0, 0), Point(fullWidth, 0), Point(fullWidth, fullHeight), Point(0, fullHeight)]
+    let small = analysis.grayscale().fitting(maxSide: 600)
+    let toFull = fullWidth / Double(small.width)
+    if let paper = ReceiptImaging.paper(in: small), paper.areaShare > 0.05, paper.areaShare < 0.85,
+      paper.fill > 0.75
+    {
+      quad = paper.quad.map { Point($0.x * toFull, $0.y * toFull) }
+    }
+    let naturalWidth = (Quad.distance(quad[0], quad[1]) + Quad.distance(quad[3], quad[2])) / 2
+    let naturalHeight = (Quad.distance(quad[0], quad[3]) + Quad.distance(quad[1], quad[2])) / 2
+    guard naturalWidth >= 16, naturalHeight >= 16 else {
+      throw StageFailure("the receipt region is too small")
+    }
+
+    // A reduced flat copy to measure the skew and the line pitch on.
+    let probeScale = min(1, 900 / max(naturalWidth, 1))
+    let probeWidth = max(16, Int(naturalWidth * probeScale)),
+      probeHeight = max(16, Int(naturalHeight * probeScale))
+    let gray = full.grayscale()
+    guard let probe = Self.flatten(gray, quad: quad, width: probeWidth, height: probeHeight) else {
+      throw StageFailure("the receipt outline is degenerate")
+    }
+    var probeBinary = ReceiptImaging.sauvola(probe, radius: 12, k: options.sauvolaK)
+    let angle = ReceiptImaging.skew(probeBinary.fitting(maxSide: 600).thresholded())
+    if abs(angle) >= 0.4 {
+      quad = Self.rotate(quad: quad, width: probeWidth, height: probeHeight, degrees: angle)
+      if let straight = Self.flatten(gray, quad: quad, width: probeWidth, height: probeHeight) {
+        probeBinary = ReceiptImaging.sauvola(straight, radius: 12, k: options.sauvolaK)
+      }
+    }
+    let rowInk = ReceiptImaging.rowInk(probeBinary)
+    let rowHeight = ReceiptImaging.rowHeight(rowInk: rowInk, width: probeBinary.width).map {
+      Double($0) / probeScale
+    }
+    let pitch = ReceiptImaging.linePitch(rowInk: rowInk).map { Double($0) / probeScale }
+    // The pitch sets the scale; the row height caps it, because the pitch's autocorrelation
+    // can peak at a fraction of the true spacing and blow the text up 2× (slower and read worse).
+    // Rows measured small are not blown up: low-resolution scans read better as they are.
+    var scale = pitch.map { Double(options.linePitch) / $0 } ?? 1
+    if options.rowHeight > 0, let rowHeight { scale = min(scale, Double(options.rowHeight) / rowHeight) }
+    scale = min(scale, (Double(options.maxPixels) / (naturalWidth * naturalHeight)).squareRoot())
+    scale = max(0.25, min(3, scale))
+    let width = max(16, Int(naturalWidth * scale)), height = max(16, Int(naturalHeight * scale))
+    guard var flat = Self.flatten(gray, quad: quad, width: width, height: height) else {
+      throw StageFailure("the receipt outline is degenerate")
+    }
+    // A glyph against the edge is smaller than two lines' square; a scanner's lid is not.
+    ReceiptImaging.clearDarkBorders(&flat, minimumArea: 2 * options.linePitch * options.linePitch)
+    let radius = max(8, Int(Double(options.linePitch) * 0.3))
+    let k = options.sauvolaK
+    item.receiptBinariser = { ReceiptImaging.sauvola(flat, radius: radius, k: k) }
+    item.receiptGray = ReceiptImaging.stretched(
+      options.evenLighting ? ReceiptImaging.evenlyLit(flat, block: options.linePitch / 2) : flat)
+    var receipt = item.record.receipt ?? ReceiptRecord()
+    receipt.quad = quad.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }
+    receipt.skew = (angle * 100).rounded() / 100
+    item.record.receipt = receipt
+  }
+
+  /// The region under `quad` at the given size: a plain resize where the quad is an upright
+  /// rectangle of whole pixels (a scan that is all paper, not deskewed: most receipts), which costs
+  /// a fraction of the perspective warp on a large page.
+  static func flatten(_ gray: Bitmap, quad: [Point], width: Int, height: Int) -> Bitmap? {
+    let x0 = quad[0].x, y0 = quad[0].y, x1 = quad[2].x, y1 = quad[2].y
+    let upright =
+      quad[3].x == x0 && quad[1].y == y0 && quad[1].x == x1 && quad[3].y == y1
+      && [x0, y0, x1, y1].allSatisfy { $0 == $0.rounded() }
+    if upright, x0 >= 0, y0 >= 0, x1 <= Double(gray.width), y1 <= Double(gray.height), x1 - x0 >= 2,
+      y1 - y0 >= 2
+    {
+      return gray.resized(
+        x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0), to: width, height)
+    }
+    return gray.warped(quad: quad, width: width, height: height)
+  }
+
+  /// The quad of the region turned by `degrees` about its centre, found in the flat copy's
+  /// coordinates and mapped back through its homography, so one warp both flattens and deskews.
+  static func rotate(quad: [Point], width: Int, height: Int, degrees: Double) -> [Point] {
+    let w = Double(width), h = Double(height)
+    guard
+      let map = Homography(from: [Point(0, 0), Point(w, 0), Point(w, h), Point(0, h)], to: quad)
+    else { return quad }
+    let t = degrees * .pi / 180
+    let cx = w / 2, cy = h / 2
+    return [Point(0, 0), Point(w, 0), Point(w, h), Point(0, h)].map { p in
+      let dx = p.x - cx, dy = p.y - cy
+      return map.apply(Point(cx + dx * cos(t) - dy * sin(t), cy + dx * sin(t) + dy * cos(t)))
+    }
+  }
+}
+
+extension Bitmap {
+  /// Grey values at or above 128 become 255, the rest 0 (a resized binary image made binary again).
+  func thresholded() -> Bitmap {
+    var copy = self
+    copy.pixels.withUnsafeMutableBufferPointer { p in
+      for i in p.indices { p[i] = p[i] >= 128 ? 255 : 0 }
+    }
+    return copy
+  }
+}

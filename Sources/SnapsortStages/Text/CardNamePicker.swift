@@ -1,0 +1,101 @@
+import Foundation
+import SnapsortImaging
+import SnapsortNative
+
+/// Picks the card's name among OCR lines: the most prominent line near the top — large,
+/// confident, mostly letters, not boilerplate.
+public enum CardNamePicker {
+  /// Phrases that are printed on cards but never their name (lowercased, diacritics kept).
+  static let boilerplate = [
+    "member since", "member", "valid thru", "valid through", "valid from", "good thru", "expires", "exp",
+    "card no", "card number", "customer", "loyalty card", "bonus card", "club member", "gold member",
+    "thank you", "karta", "kunde", "mitglied", "carte", "tarjeta", "tessera", "kort", "kaart", "since",
+    "visa", "mastercard", "maestro", "american express", "amex", "debit", "credit", "electron",
+  ]
+
+  public struct Candidate: Sendable {
+    public var text: String
+    public var score: Double
+    /// The line's box `[x, y, width, height]` in the crop's pixels, to read it again.
+    public var box: [Double] = []
+  }
+
+  /// - Parameters:
+  ///   - lines: OCR lines with boxes in the crop's pixels.
+  ///   - words: OCR words (low-confidence and symbol-only words are dropped from the lines).
+  ///   - height: the crop's height, for the "near the top" prior.
+  public static func candidates(lines: [TesseractEngine.Item], words: [TesseractEngine.Item], height: Double)
+    -> [Candidate]
+  {
+    var result: [Candidate] = []
+    for line in lines {
+      // A third of the card tall is a barcode or a logo read as letters (`earn m`), not type.
+      guard line.box[3] <= height * 0.3 else { continue }
+      let cleaned = clean(line, words: words)
+      let letters = cleaned.filter(\.isLetter).count
+      let digits = cleaned.filter(\.isNumber).count
+      guard letters >= 3, Double(letters) >= 0.6 * Double(cleaned.filter { !$0.isWhitespace }.count),
+        digits <= 2
+      else { continue }
+      // Three or four vertical strokes (`ill`, `wil`, `IMM`) are barcode bars, not a name.
+      if letters <= 4, IssuerText.fold(cleaned).filter(\.isLetter).allSatisfy(strokes.contains) { continue }
+      let lower = cleaned.lowercased()
+      if boilerplate.contains(where: { lower == $0 || lower.hasPrefix($0 + " ") }) { continue }
+      if looksLikePersonName(cleaned) { continue }
+      let top = line.box[1] / height
+      let size = line.box[3] / height
+      // Large type, near the top, recognised with confidence.
+      let score = size * 3 + (1 - top) * 0.6 + line.confidence / 100 * 0.5
+      result.append(Candidate(text: cleaned, score: score, box: line.box))
+    }
+    return result.sorted { $0.score > $1.score }
+  }
+
+  /// The line's words without low-confidence junk and symbol-only tokens (logos, bars).
+  static func clean(_ line: TesseractEngine.Item, words: [TesseractEngine.Item]) -> String {
+    let inLine = words.filter { word in
+      let cy = word.box[1] + word.box[3] / 2
+      return cy >= line.box[1] && cy <= line.box[1] + line.box[3] && word.box[0] >= line.box[0] - 2
+        && word.box[0] + word.box[2] <= line.box[0] + line.box[2] + 2
+    }
+    let kept = inLine.filter { word in
+      let letters = word.text.filter { $0.isLetter || $0.isNumber }.count
+      guard letters * 2 >= word.text.count else { return false }
+      return word.confidence >= 50 || (word.confidence >= 20 && looksLikeWord(word.text))
+    }
+    var texts = kept.map(\.text)
+    // A lone lowercase letter at either end is a speck or a logo's edge (`f ICA Stammis`).
+    while texts.count > 1, let first = texts.first, first.count == 1, first.first!.isLowercase {
+      texts.removeFirst()
+    }
+    while texts.count > 1, let last = texts.last, last.count == 1, last.first!.isLowercase {
+      texts.removeLast()
+    }
+    let text = texts.joined(separator: " ")
+    return text.trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.whitespaces))
+  }
+
+  /// Tesseract's confidence is low on large type (`Decathlon` 25, `Sephora` 36 on a card name
+  /// 45 px high) but a name is still legible as a word: four letters or more, a vowel, and not
+  /// only the vertical-stroke glyphs that barcode bars and logos are read as (`IMM`, `IMINO`,
+  /// always in capitals: a lowercase letter is required too).
+  static func looksLikeWord(_ text: String) -> Bool {
+    let letters = Array(IssuerText.fold(text).filter(\.isLetter))
+    guard letters.count >= 4, text.allSatisfy(\.isLetter), text.contains(where: \.isLowercase) else {
+      return false
+    }
+    return letters.contains { "aeiouy".contains($0) } && letters.contains { !strokes.contains($0) }
+  }
+
+  /// Letters that are only vertical strokes, as bars and logo edges are read.
+  static let strokes: Set<Character> = ["i", "l", "m", "n", "w", "v", "t", "h", "u"]
+
+  /// Two or three all-capital words, like an embossed cardholder name.
+  static func looksLikePersonName(_ text: String) -> Bool {
+    let words = text.split(separator: " ")
+    guard (2...3).contains(words.count) else { return false }
+    return words.allSatisfy { word in
+      word.count >= 2 && word.allSatisfy { $0.isUppercase || $0 == "-" || $0 == "." }
+    }
+  }
+}

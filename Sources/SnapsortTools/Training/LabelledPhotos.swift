@@ -1,0 +1,122 @@
+import Foundation
+import SnapsortCore
+import SnapsortImaging
+import SnapsortStages
+
+/// A labelled folder: `DIR/<issuer-id>/*.{jpg,png,webp,…}`, optionally `DIR/catalog.json`.
+///
+/// A subfolder named `unknown` (or `_unknown`) holds cards of issuers that are in no catalog.
+/// The photos go through the real pipeline stages to get the evidence a deployed classifier sees.
+public struct LabelledPhotos: Sendable {
+  public struct Photo: Sendable {
+    public var input: InputScanner.Input
+    public var label: String?
+  }
+
+  /// The stages run before the issuer stage, in order; those not in the registry are skipped.
+  public static let featureStages = ["load", "detect_card", "warp", "palette", "barcode", "ocr"]
+  static let unknownFolders: Set<String> = ["unknown", "_unknown"]
+
+  public let root: URL
+  public let photos: [Photo]
+  /// Issuers from `DIR/catalog.json`, if present.
+  public let catalogAdditions: [Issuer]
+
+  public init(root: URL) throws {
+    self.root = root
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
+    else {
+      throw StageFailure("\(root.path) is not a folder")
+    }
+    let catalogURL = root.appendingPathComponent("catalog.json")
+    if FileManager.default.fileExists(atPath: catalogURL.path) {
+      catalogAdditions = try IssuerCatalog.load(from: catalogURL).issuers
+    } else {
+      catalogAdditions = []
+    }
+    let folders = try FileManager.default.contentsOfDirectory(
+      at: root, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles]
+    ).filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
+      .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    var photos: [Photo] = []
+    for folder in folders {
+      let name = folder.lastPathComponent
+      let label: String? = Self.unknownFolders.contains(name) ? nil : name
+      let listing = try InputScanner().scan([folder])
+      for input in listing.inputs {
+        var input = input
+        input.relativePath = name + "/" + input.relativePath
+        photos.append(Photo(input: input, label: label))
+      }
+    }
+    self.photos = photos.sorted { $0.input.relativePath < $1.input.relativePath }
+  }
+
+  /// The pipeline of feature stages available in this build.
+  public static func featurePipeline() throws -> PipelineConfig {
+    let stages = featureStages.filter { StageRegistry.stage(named: $0) != nil }.map { ["stage": $0] }
+    let object: [String: Any] = ["version": 1, "kind": "card", "stages": stages]
+    let data = try JSONSerialization.data(withJSONObject: object)
+    return try PipelineConfig.parse(data, context: StageContext())
+  }
+
+  /// Runs the feature stages on every photo; photos that fail become cards with no evidence
+  /// (they still count in evaluation, as a deployed run would see them).
+  public func cards(jobs: Int, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [LabelledCard] {
+    let config = try Self.featurePipeline()
+    let runner = Runner(config: config, jobs: jobs, outputDirectory: nil)
+    let collected = IssuerRecordCollector()
+    _ = try runner.run(
+      photos.map(\.input), sink: { collected.add($0) },
+      progress: { progress?($0.done, $0.total) })
+    let records = collected.byFile()
+    return photos.map { photo in
+      let record = records[photo.input.relativePath]
+      return LabelledCard(
+        evidence: CardEvidence(card: record?.card), label: photo.label, source: photo.input.relativePath)
+    }
+  }
+}
+
+/// Records gathered from the runner's serial sink queue.
+final class IssuerRecordCollector: @unchecked Sendable {
+  // Confinement: `add` runs on the runner's serial sink queue; `byFile` after the run returns.
+  private var records: [String: Record] = [:]
+  private let lock = NSLock()
+  func add(_ record: Record) { lock.withLock { records[record.file] = record } }
+  func byFile() -> [String: Record] { lock.withLock { records } }
+}
+
+extension LabelledPhotos {
+  /// Labelled cards from a `records.jsonl` written by `snapsort run` over a labelled folder: the
+  /// label is the first folder of each record's `file` (`unknown` for none), so a run done once
+  /// can be trained and evaluated on without running the pipeline again.
+  public static func cards(fromRecords url: URL) throws -> [LabelledCard] {
+    let text: String
+    do {
+      text = try String(contentsOf: url, encoding: .utf8)
+    } catch {
+      throw StageFailure("cannot read \(url.path): \(error.localizedDescription)")
+    }
+    var cards: [LabelledCard] = []
+    for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+      let record: Record
+      do {
+        record = try JSONDecoder().decode(Record.self, from: Data(line.utf8))
+      } catch {
+        throw StageFailure("\(url.path) line \(number + 1) is not a record: \(error)")
+      }
+      let parts = record.file.split(separator: "/")
+      guard parts.count >= 2 else {
+        throw StageFailure("\(url.path) line \(number + 1): \(record.file) is not in a label folder")
+      }
+      let folder = String(parts[0])
+      cards.append(
+        LabelledCard(
+          evidence: CardEvidence(card: record.card), label: unknownFolders.contains(folder) ? nil : folder,
+          source: record.file))
+    }
+    return cards
+  }
+}
