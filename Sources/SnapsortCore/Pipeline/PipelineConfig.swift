@@ -16,6 +16,9 @@ public struct PipelineConfig: Sendable {
     public let when: [Kind]
     /// The effective options (defaults filled in), as canonical JSON.
     public let optionsJSON: String
+    /// The stage's declared artifacts (`Stage.needs`, `Stage.produces`).
+    public let needs: [any Artifact.Type]
+    public let produces: [any Artifact.Type]
     let make: @Sendable (StageContext) throws -> any Stage
   }
 
@@ -129,9 +132,7 @@ public struct PipelineConfig: Sendable {
       canonical["options"] = step.optionsJSON
       canonicalStages.append(canonical)
     }
-    guard steps.first?.name == LoadStage.name else {
-      throw ConfigError(path: "stages[0].stage", "the first stage must be \"load\"")
-    }
+    try checkOrder(steps, registry: registry)
     let canonical: [String: Any] = [
       "version": version, "kind": assumedKind.rawValue, "stages": canonicalStages,
       "limits": ["seconds_per_image": secondsPerImage],
@@ -143,6 +144,41 @@ public struct PipelineConfig: Sendable {
     return PipelineConfig(
       steps: steps, assumedKind: assumedKind, secondsPerImage: secondsPerImage, hash: hash,
       description: description)
+  }
+
+  /// Checks from the stages' declarations that each one's needs are written before it, by a stage
+  /// that runs for every kind of photo it runs for, and that no artifact is written twice.
+  static func checkOrder(_ steps: [Step], registry: [any Stage.Type]) throws {
+    var producer: [ObjectIdentifier: Int] = [:]
+    for (index, step) in steps.enumerated() {
+      for need in step.needs {
+        guard let source = producer[ObjectIdentifier(need)].map({ steps[$0] }) else {
+          let makers = registry.filter { $0.produces.contains { $0 == need } }.map { "\"\($0.name)\"" }
+          let advice =
+            makers.isEmpty ? "" : ", which \(makers.joined(separator: " or ")) writes: put it before"
+          throw ConfigError(
+            path: "stages[\(index)].stage", "\"\(step.name)\" needs \(need.displayName)\(advice)")
+        }
+        if !source.when.isEmpty && (step.when.isEmpty || !Set(step.when).isSubset(of: source.when)) {
+          throw ConfigError(
+            path: "stages[\(index)].when",
+            "\"\(step.name)\" runs for photos that \"\(source.name)\" skips, and needs its \(need.displayName)"
+          )
+        }
+      }
+      for product in step.produces {
+        if let earlier = producer[ObjectIdentifier(product)] {
+          throw ConfigError(
+            path: "stages[\(index)].stage",
+            "\"\(step.name)\" writes \(product.displayName), which \"\(steps[earlier].name)\" has written already"
+          )
+        }
+        producer[ObjectIdentifier(product)] = index
+      }
+    }
+    guard producer[ObjectIdentifier(ImageFile.self)] != nil else {
+      throw ConfigError(path: "stages", "no stage reads the photo: put \"load\" first")
+    }
   }
 
   /// Creates one instance of every stage, for one worker.
@@ -169,7 +205,8 @@ extension Stage {
     let effective = try OptionsDecoder.encode(options)
     let canonical = try JSONSerialization.data(withJSONObject: effective, options: [.sortedKeys])
     return PipelineConfig.Step(
-      name: name, when: when, optionsJSON: String(decoding: canonical, as: UTF8.self),
+      name: name, when: when, optionsJSON: String(decoding: canonical, as: UTF8.self), needs: needs,
+      produces: produces,
       make: { context in try Self(options: options, context: context) })
   }
 }

@@ -126,43 +126,34 @@ public enum Rewarp {
     for correction in corrections where byFile[correction.file] == nil {
       throw Failure("\(correction.file) has no record in this output (paths are as in records.jsonl)")
     }
-    let stages = try config.instantiate(context: StageContext(outputDirectory: outputDirectory, jobs: 1))
-    guard let warpIndex = stages.firstIndex(where: { $0.0.name == WarpStage.name }) else {
+    guard config.steps.contains(where: { $0.produces.contains { $0 == CardCrop.self } }) else {
       throw Failure("the pipeline has no warp stage to re-run")
     }
-    guard let load = stages.first(where: { $0.0.name == LoadStage.name }) else {
-      throw Failure("the pipeline has no load stage")
+    let quads = Dictionary(uniqueKeysWithValues: corrections.map { ($0.file, $0.quad) })
+    let inputs = corrections.map {
+      InputScanner.Input(relativePath: $0.file, url: root.appendingPathComponent($0.file))
     }
-    for correction in corrections {
-      let item = PhotoItem(
-        relativePath: correction.file, url: root.appendingPathComponent(correction.file),
-        outputDirectory: outputDirectory)
-      item.record.kind = config.assumedKind
-      item.deadline = .now() + config.secondsPerImage
-      let steps = [load] + Array(stages[warpIndex...])
-      for (index, (step, stage)) in steps.enumerated() {
-        if !step.when.isEmpty && !step.when.contains(item.record.kind) { continue }
-        do {
-          try stage.process(item)
-        } catch {
-          item.record.status = .error
-          item.record.error = RecordError(stage: step.name, message: String(describing: error))
-          break
-        }
-        if index == 0 {
-          // The person's corners replace detection: their order is the card's, so warp keeps it.
-          item.cardQuad = correction.quad
-          item.cardQuadIsFinal = true
-          var card = item.card
-          card.quad = correction.quad.map { [$0.x, $0.y] }
-          card.confidence = 1
-          card.reason = nil
-          item.card = card
-        }
-      }
-      item.releasePixels()
-      byFile[correction.file] = item.record
-    }
+    let collected = RecordCollector()
+    // A normal run seeded with the person's corners (their order is the card's, so warp keeps it)
+    // and the kind the config assumes: detection and classification are not run again.
+    _ = try Runner(config: config, jobs: 1, outputDirectory: outputDirectory).run(
+      inputs,
+      seeds: { input in
+        [
+          KindDecision(classification: nil, kind: nil),
+          CardGeometry(quad: quads[input.relativePath], confidence: 1, reason: nil, cornersAreFinal: true),
+        ]
+      },
+      sink: collected.add)
+    for record in collected.records { byFile[record.file] = record }
     return byFile.values.sorted { $0.file < $1.file }
   }
+}
+
+/// Records handed to a run's sink, kept in order.
+final class RecordCollector: @unchecked Sendable {
+  // Confinement: `add` is called on the runner's serial sink queue only; `records` is read after
+  // the run returns.
+  private(set) var records: [Record] = []
+  func add(_ record: Record) { records.append(record) }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SnapsortImaging
+import SnapsortNative
 import SnapsortStages
 
 /// Runs a pipeline over a list of inputs with a fixed number of workers.
@@ -30,6 +31,8 @@ public final class Runner: Sendable {
   /// Processes `inputs`, handing each record to `sink` on one serial queue in completion order.
   ///
   /// - Parameters:
+  ///   - seeds: artifacts a photo starts with (a person's corners for `rewarp`); a stage whose
+  ///     every product is seeded is not run for that photo.
   ///   - isCancelled: checked before each new photo; in-flight photos finish.
   ///   - progress: called on the sink's queue after each record.
   /// - Returns: per-stage timings in seconds, and the inputs not started because of cancellation.
@@ -38,6 +41,7 @@ public final class Runner: Sendable {
   public func run(
     _ inputs: [InputScanner.Input],
     reusing previous: [String: Record] = [:],
+    seeds: (@Sendable (InputScanner.Input) -> [any Artifact])? = nil,
     sink: @escaping @Sendable (Record) -> Void,
     progress: (@Sendable (Progress) -> Void)? = nil,
     isCancelled: @escaping @Sendable () -> Bool = { false }
@@ -61,7 +65,7 @@ public final class Runner: Sendable {
         let input = inputs[index]
         let record = Self.process(
           input, with: pipeline, config: config, outputDirectory: outputDirectory, reusing: previous,
-          timings: &timings)
+          seeds: seeds?(input) ?? [], timings: &timings)
         sinkQueue.sync {
           sink(record)
           let snapshot = state.completed(failed: record.status == .error, file: record.file)
@@ -75,32 +79,35 @@ public final class Runner: Sendable {
   }
 
   /// Runs every stage on one input; any failure becomes the record's error.
+  ///
+  /// - Parameter seeds: artifacts the photo starts with (a person's corners); a stage whose every
+  ///   product is among them is not run.
   static func process(
     _ input: InputScanner.Input, with pipeline: WorkerPipeline, config: PipelineConfig,
-    outputDirectory: URL?, reusing previous: [String: Record] = [:], timings: inout StageClock
+    outputDirectory: URL?, reusing previous: [String: Record] = [:], seeds: [any Artifact] = [],
+    timings: inout StageClock
   ) -> Record {
-    let item = PhotoItem(relativePath: input.relativePath, url: input.url, outputDirectory: outputDirectory)
-    item.record.kind = config.assumedKind
     // Resuming: a file whose content already has a record of this config is not processed again.
-    if !previous.isEmpty, let data = try? LoadStage.read(input.url) {
-      if var done = previous[LoadStage.sha256(of: data)] {
+    var prefetched: Data?
+    if !previous.isEmpty, let data = try? FileBytes.read(input.url) {
+      if var done = previous[FileBytes.sha256(of: data)] {
         done.file = input.relativePath
         return done
       }
-      item.data = data
+      prefetched = data
     }
-    defer { item.releasePixels() }
-    item.deadline = .now() + config.secondsPerImage
+    let item = PhotoItem(
+      relativePath: input.relativePath, url: input.url, outputDirectory: outputDirectory,
+      assumedKind: config.assumedKind, deadline: .now() + config.secondsPerImage, prefetched: prefetched)
+    for seed in seeds { item.artifacts.write(seed) }
     for (step, stage) in pipeline.stages {
-      if !step.when.isEmpty && !step.when.contains(item.record.kind) { continue }
+      if !step.when.isEmpty && !step.when.contains(item.kind) { continue }
+      if step.produces.allSatisfy(item.artifacts.contains) { continue }
       if item.secondsRemaining <= 0 {
-        item.record.status = .error
-        item.record.error = RecordError(
-          stage: step.name,
-          message:
-            "time limit of \(Self.seconds(config.secondsPerImage)) per image (limits.seconds_per_image) "
-            + "ran out before this stage")
-        break
+        let message =
+          "time limit of \(Self.seconds(config.secondsPerImage)) per image (limits.seconds_per_image) "
+          + "ran out before this stage"
+        return RecordAssembly.record(of: item, error: RecordError(stage: step.name, message: message))
       }
       let start = DispatchTime.now().uptimeNanoseconds
       let cpuStart = StageClock.threadCPUSeconds()
@@ -112,12 +119,11 @@ public final class Runner: Sendable {
       do {
         try stage.process(item)
       } catch {
-        item.record.status = .error
-        item.record.error = RecordError(stage: step.name, message: Self.message(for: error))
-        break
+        return RecordAssembly.record(
+          of: item, error: RecordError(stage: step.name, message: Self.message(for: error)))
       }
     }
-    return item.record
+    return RecordAssembly.record(of: item, error: nil)
   }
 
   static func seconds(_ value: Double) -> String {
@@ -215,4 +221,27 @@ final class RunState: @unchecked Sendable {
 
   var timings: StageClock { lock.withLock { mergedTimings } }
   var remaining: Int { lock.withLock { total - nextIndex } }
+}
+
+/// One worker's pipeline for callers that process photos one at a time, on their own thread
+/// (evaluation, training, corrections): the same stages, order and record assembly as a run.
+public final class PhotoPipeline {
+  private let config: PipelineConfig
+  private let pipeline: WorkerPipeline
+  private let outputDirectory: URL?
+  private var timings = StageClock()
+
+  /// - Throws: when a stage cannot be created (a missing native library or model).
+  public init(config: PipelineConfig, outputDirectory: URL? = nil) throws {
+    self.config = config
+    self.outputDirectory = outputDirectory
+    pipeline = WorkerPipeline(try config.instantiate(context: StageContext(outputDirectory: outputDirectory)))
+  }
+
+  /// The record of one photo, as a run would write it.
+  public func record(for input: InputScanner.Input, seeds: [any Artifact] = []) -> Record {
+    Runner.process(
+      input, with: pipeline, config: config, outputDirectory: outputDirectory, seeds: seeds, timings: &timings
+    )
+  }
 }

@@ -1,11 +1,15 @@
 import Foundation
 import SnapsortNative
 
-/// A step of the pipeline: reads what earlier stages left on a `PhotoItem` and writes its own
-/// results into the item and its record.
+/// A step of the pipeline: reads artifacts earlier stages wrote on a `PhotoItem` and writes its
+/// own; the record is assembled from them afterwards (`RecordAssembly`).
 ///
 /// Implementation requirements:
 /// - `name` is the stage's key in `pipeline.json`, in snake_case, unique in `StageRegistry`.
+/// - `needs` lists the artifacts the stage cannot work without, `uses` those it reads when they
+///   exist, `produces` those it writes (each artifact has one producer in a pipeline). The config
+///   loader checks a pipeline's order from these before any photo is touched, and the runner
+///   skips a stage whose every product is already there (a run seeded with a person's corners).
 /// - `Options` lists every option as a non-optional property with its default in `init()`;
 ///   JSON keys are the snake_case forms of the property names. Unknown keys and wrong types are
 ///   rejected by the config loader before any photo is touched.
@@ -19,6 +23,9 @@ public protocol Stage: AnyObject, SendableMetatype {
   static var name: String { get }
   /// One line for `snapsort list-stages` and the README's stage table.
   static var summary: String { get }
+  static var needs: [any Artifact.Type] { get }
+  static var uses: [any Artifact.Type] { get }
+  static var produces: [any Artifact.Type] { get }
   static func validate(_ options: Options, context: StageContext) throws
   init(options: Options, context: StageContext) throws
   func process(_ item: PhotoItem) throws
@@ -26,6 +33,7 @@ public protocol Stage: AnyObject, SendableMetatype {
 
 extension Stage {
   public static func validate(_ options: Options, context: StageContext) throws {}
+  public static var uses: [any Artifact.Type] { [] }
 }
 
 /// A stage's options: Codable with defaults for every key.

@@ -2,14 +2,18 @@ import Foundation
 import SnapsortImaging
 import SnapsortNative
 
+/// Needs `ImagePixels`, uses `CardCrop`; produces `CodeReads`.
+///
 /// Finds every barcode and QR code with zbar and zxing-cpp: in the card crop when there is one,
 /// then in the analysis copy, then the full-resolution image as a last resort, each through the
-/// passes of `BarcodeScanner` until the expected number of codes is found. Writes
-/// `card.barcodes` (quads in image pixels).
+/// passes of `BarcodeScanner` until the expected number of codes is found (quads in image pixels).
 public final class BarcodeStage: Stage {
   public static let name = "barcode"
   public static let summary =
     "Decode barcodes and QR codes with zbar and zxing-cpp: value, symbology, quad, check digits, dynamic QR"
+  public static let needs: [any Artifact.Type] = [ImagePixels.self]
+  public static let uses: [any Artifact.Type] = [CardCrop.self]
+  public static let produces: [any Artifact.Type] = [CodeReads.self]
 
   public struct Options: StageOptions, Equatable {
     /// Decoders in the order each prepared image is given to them.
@@ -79,25 +83,26 @@ public final class BarcodeStage: Stage {
     var findings = BarcodeScanner.Findings(expectedCodes: options.expectedCodes)
     let keepGoing = { item.secondsRemaining > 0 }
     var scannedCrop = false
-    if let crop = item.cardCrop, let quad = item.cardQuad, quad.count == 4,
+    let pixels = try item.pixels()
+    if let card = item.artifacts[CardCrop.self], card.quad.count == 4,
       let toImage = Homography(
         from: [
-          Point(0, 0), Point(Double(crop.width), 0), Point(Double(crop.width), Double(crop.height)),
-          Point(0, Double(crop.height)),
-        ], to: quad)
+          Point(0, 0), Point(Double(card.image.width), 0),
+          Point(Double(card.image.width), Double(card.image.height)), Point(0, Double(card.image.height)),
+        ], to: card.quad)
     {
-      scanner.scan(crop.grayscale(), toImage: toImage.apply, into: &findings, keepGoing: keepGoing)
+      scanner.scan(card.image.grayscale(), toImage: toImage.apply, into: &findings, keepGoing: keepGoing)
       scannedCrop = true
     }
-    if findings.records.isEmpty || (options.expectedCodes == 0), let analysis = item.analysis {
-      let scale = item.analysisScale
+    if findings.records.isEmpty || (options.expectedCodes == 0) {
+      let analysis = pixels.analysis, scale = pixels.analysisScale
       // The card's own area had every pass already: the whole photo gets the quick reads (a code
       // beside the card, or a card found wrongly); so does a large photo (thorough_max_pixels).
       scanner.scan(
         analysis.grayscale(), toImage: { Point($0.x * scale, $0.y * scale) }, into: &findings,
         thorough: !scannedCrop && analysis.pixelCount <= options.thoroughMaxPixels, keepGoing: keepGoing)
       if findings.records.isEmpty, options.fullResolutionFallback, scale > 1.01, keepGoing() {
-        let full = try item.fullImage()
+        let full = try pixels.full()
         let reduced = full.fitting(maxSide: options.fallbackMaxSide)
         if reduced.width < full.width || analysis.width < reduced.width {
           let factor = Double(full.width) / Double(reduced.width)
@@ -109,13 +114,7 @@ public final class BarcodeStage: Stage {
       }
     }
     let found = findings.sorted
-    item.barcodes = found
-    var card = item.card
-    card.barcodes = found
-    item.card = card
-    var notes = item.record.notes ?? []
-    if found.isEmpty { notes.append("no code found") }
-    notes += findings.notes
-    if !notes.isEmpty { item.record.notes = notes }
+    item.artifacts.write(
+      CodeReads(barcodes: found, notes: (found.isEmpty ? ["no code found"] : []) + findings.notes))
   }
 }

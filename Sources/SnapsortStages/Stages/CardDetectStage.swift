@@ -2,12 +2,16 @@ import Foundation
 import SnapsortImaging
 import SnapsortNative
 
-/// Finds the card's quadrilateral on the analysis copy and writes `card.quad` (full-resolution,
-/// orientation-corrected pixels) and `card.confidence`, or `card.quad: null` with a `reason`.
+/// Needs `ImagePixels` and `ImageFile`; produces `CardGeometry`.
+///
+/// Finds the card's quadrilateral on the analysis copy (in full-resolution, orientation-corrected
+/// pixels) with a confidence, or says why there is none.
 public final class CardDetectStage: Stage {
   public static let name = "detect_card"
   public static let summary =
     "Find the card's corners (ID-1 aspect prior, Hough lines, edge support, centrality, the card around its code panel, sub-pixel refit; exact pixel steps in screenshots)"
+  public static let needs: [any Artifact.Type] = [ImagePixels.self, ImageFile.self]
+  public static let produces: [any Artifact.Type] = [CardGeometry.self]
 
   public struct Options: StageOptions, Equatable {
     /// Longest side of the reduced copy that lines are searched on.
@@ -40,43 +44,37 @@ public final class CardDetectStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
-    guard let analysis = item.analysis else { throw StageFailure("no image was loaded") }
-    var card = item.card
+    let pixels = try item.pixels()
+    let whole = wholeImageQuad(item.artifacts[ImageFile.self]?.info)
     // Corners in full-resolution pixels. A screenshot is searched at full resolution with the
     // exact-step finder when its pixels are already decoded (PNG and WebP have no shrink-on-load).
     var detected: (quad: [Point], confidence: Double)?
-    if let full = item.full, let flat = FlatCardFinder().find(in: full) {
+    if let full = pixels.decodedFull, let flat = FlatCardFinder().find(in: full) {
       detected = (flat.quad, flat.confidence)
-    } else if let result = detector.detect(in: analysis, workspace: workspace) {
-      detected = (
-        result.quad.map { Point($0.x * item.analysisScale, $0.y * item.analysisScale) }, result.confidence
-      )
+    } else if let result = detector.detect(in: pixels.analysis, workspace: workspace) {
+      let scale = pixels.analysisScale
+      detected = (result.quad.map { Point($0.x * scale, $0.y * scale) }, result.confidence)
     }
     // A scan or a tight crop has the card's aspect itself: a small quad found inside it is a
     // part of the card (a chip, a barcode panel), not the card.
-    if let result = detected, let whole = wholeImageQuad(item),
-      Quad.area(result.quad) < 0.5 * Quad.area(whole)
-    {
+    if let result = detected, let whole, Quad.area(result.quad) < 0.5 * Quad.area(whole) {
       detected = nil
     }
+    let geometry: CardGeometry
     if let result = detected {
-      item.cardQuad = result.quad
-      card.quad = result.quad.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }
-      card.confidence = (result.confidence * 1000).rounded() / 1000
-    } else if let whole = wholeImageQuad(item) {
-      item.cardQuad = whole
-      card.quad = whole.map { [$0.x, $0.y] }
-      card.confidence = 0.5
-      card.reason = "no card edges found; the whole image has the card's aspect and is taken as the card"
+      geometry = CardGeometry(quad: result.quad, confidence: result.confidence, reason: nil)
+    } else if let whole {
+      geometry = CardGeometry(
+        quad: whole, confidence: 0.5,
+        reason: "no card edges found; the whole image has the card's aspect and is taken as the card")
     } else {
-      card.quad = nil
-      card.reason = "no card-shaped quadrilateral found"
+      geometry = CardGeometry(quad: nil, confidence: nil, reason: "no card-shaped quadrilateral found")
     }
-    item.card = card
+    item.artifacts.write(geometry)
   }
 
-  private func wholeImageQuad(_ item: PhotoItem) -> [Point]? {
-    guard let info = item.record.image else { return nil }
+  private func wholeImageQuad(_ info: ImageInfo?) -> [Point]? {
+    guard let info else { return nil }
     let w = Double(info.width), h = Double(info.height)
     let aspect = max(w, h) / min(w, h)
     guard abs(aspect / CardDetector.cardAspect - 1) <= options.wholeImageAspectTolerance else { return nil }

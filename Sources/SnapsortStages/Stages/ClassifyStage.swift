@@ -2,13 +2,17 @@ import Foundation
 import SnapsortImaging
 import SnapsortNative
 
+/// Needs `ImagePixels`; produces `KindDecision`.
+///
 /// Decides whether the photo shows a card, a receipt or something else from cheap evidence on
-/// the analysis copy (the paper region's shape, rows of text, a right-hand price column) and
-/// writes `kind` and `classification`; later stages with a `when` then run or not.
+/// the analysis copy (the paper region's shape, rows of text, a right-hand price column); later
+/// stages with a `when` then run or not.
 public final class ClassifyStage: Stage {
   public static let name = "classify"
   public static let summary =
     "Card, receipt or other from the paper region, text rows and a right-hand price column"
+  public static let needs: [any Artifact.Type] = [ImagePixels.self]
+  public static let produces: [any Artifact.Type] = [KindDecision.self]
 
   public struct Options: StageOptions, Equatable {
     /// Below this confidence the kind the config assumes is kept.
@@ -29,11 +33,12 @@ public final class ClassifyStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
-    guard let analysis = item.analysis else { throw StageFailure("no image was loaded") }
-    let evidence = KindEvidence.measure(analysis)
+    let evidence = KindEvidence.measure(try item.pixels().analysis)
     let (kind, confidence) = evidence.decide()
-    item.record.classification = Classification(
-      kind: kind, confidence: (confidence * 100).rounded() / 100, evidence: evidence)
-    if confidence >= options.minimumConfidence { item.record.kind = kind }
+    item.artifacts.write(
+      KindDecision(
+        classification: Classification(
+          kind: kind, confidence: Rounding.hundredths(confidence), evidence: evidence),
+        kind: confidence >= options.minimumConfidence ? kind : nil))
   }
 }

@@ -1,13 +1,16 @@
 import Foundation
 import SnapsortNative
 
-/// Reads `card.text`, `card.name`, `card.colors` and `card.barcodes` (any may be missing) and
-/// writes `card.issuer`: the most likely issuer from the catalog with its probability and the
-/// next alternatives, or `id: null` when no issuer is likely enough.
+/// Needs nothing, uses `CardText`, `CardPalette`, `CodeReads` (any may be missing); produces
+/// `IssuerMatch`: the most likely issuer from the catalog with its probability and the next
+/// alternatives, or `id: null` when no issuer is likely enough.
 public final class IssuerStage: Stage {
   public static let name = "issuer"
   public static let summary =
     "Which shop, programme or bank issued the card: catalog + trained model over text, colour, barcode"
+  public static let needs: [any Artifact.Type] = []
+  public static let uses: [any Artifact.Type] = [CardText.self, CardPalette.self, CodeReads.self]
+  public static let produces: [any Artifact.Type] = [IssuerMatch.self]
 
   public struct Options: StageOptions, Equatable {
     /// The model file written by `snapsort train-issuers` (default: the bundled one).
@@ -31,15 +34,9 @@ public final class IssuerStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
-    guard item.record.kind == .card || item.record.card != nil else { return }
-    var card = item.card
-    // Earlier stages may have left lines or barcodes on the item without copying them to the
-    // record; take whichever is richer.
-    if card.text == nil, !item.textLines.isEmpty { card.text = item.textLines }
-    if card.barcodes == nil, !item.barcodes.isEmpty { card.barcodes = item.barcodes }
-    let evidence = CardEvidence(card: card)
-    var result = item.card
-    result.issuer = classifier.classify(evidence)
-    item.card = result
+    let card = RecordAssembly.card(from: item.artifacts)
+    guard item.kind == .card || card != nil else { return }
+    item.artifacts.write(classifier.classify(CardEvidence(card: card ?? CardRecord())))
   }
+
 }

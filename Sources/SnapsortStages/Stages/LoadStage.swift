@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SnapsortImaging
 import SnapsortNative
@@ -7,13 +6,18 @@ import SnapsortNative
   import Glibc
 #endif
 
+/// Needs nothing; produces `ImageFile` (content hash, image size, format remarks: written even
+/// when decoding fails) and `ImagePixels`.
+///
 /// Reads the file, hashes it, checks the pixel limit from the header, and decodes a reduced
 /// analysis copy (JPEG DCT scaling); the full-resolution image is decoded only if a later stage
-/// asks for it. Writes `sha256` and `image` to the record.
+/// asks for it.
 public final class LoadStage: Stage {
   public static let name = "load"
   public static let summary =
     "Decode JPEG, PNG, WebP or HEIC with EXIF orientation; shrink-on-load analysis copy; pixel limit"
+  public static let needs: [any Artifact.Type] = []
+  public static let produces: [any Artifact.Type] = [ImageFile.self, ImagePixels.self]
 
   public struct Options: StageOptions, Equatable {
     /// Larger images are refused from their header, before any pixel is decoded.
@@ -40,9 +44,10 @@ public final class LoadStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
-    let data = try item.data ?? Self.read(item.url)
-    item.data = data
-    item.record.sha256 = Self.sha256(of: data)
+    let data = try item.prefetched ?? FileBytes.read(item.url)
+    var file = ImageFile(data: data, sha256: FileBytes.sha256(of: data))
+    // The file's facts reach the record whatever happens below.
+    defer { item.artifacts.write(file) }
     guard !data.isEmpty else { throw StageFailure("empty file (0 bytes)") }
 
     let claimed = ImageFormat(fileExtension: item.url.pathExtension)
@@ -51,10 +56,7 @@ public final class LoadStage: Stage {
       throw StageFailure("not an image: \(what)its first bytes match no supported image format")
     }
     if let claimed, claimed != format {
-      item.record.notes =
-        (item.record.notes ?? []) + [
-          "content is \(format.displayName) although the extension says \(claimed.displayName)"
-        ]
+      file.notes.append("content is \(format.displayName) although the extension says \(claimed.displayName)")
     }
     guard format.isDecodable else {
       throw StageFailure("\(format.displayName) images are not supported (use JPEG, PNG, WebP or HEIC)")
@@ -76,27 +78,21 @@ public final class LoadStage: Stage {
     let swapsAxes = header.orientation >= 5
     let width = swapsAxes ? header.height : header.width
     let height = swapsAxes ? header.width : header.height
-    item.record.image = ImageInfo(
+    file.info = ImageInfo(
       width: width, height: height, orientation: header.orientation, format: format.rawValue)
 
     let reduction = Self.reduction(for: header, format: format, maxSide: options.analysisMaxSide)
     let decoded = try data.withUnsafeBytes { try decoder.decode($0, reduction: reduction) }
       .applyingOrientation(header.orientation)
     let analysis = decoded.fitting(maxSide: options.analysisMaxSide)
-    item.analysis = analysis
-    item.analysisScale = Double(width) / Double(analysis.width)
-    if reduction == 1 {
-      item.full = decoded
-    } else {
-      item.fullImageLoader = {
-        try data.withUnsafeBytes { try decoder.decode($0, reduction: 1) }.applyingOrientation(
-          header.orientation)
-      }
-    }
-  }
-
-  package static func sha256(of data: Data) -> String {
-    SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    item.artifacts.write(
+      ImagePixels(
+        analysis: analysis, analysisScale: Double(width) / Double(analysis.width),
+        full: reduction == 1 ? decoded : nil,
+        decodeFull: {
+          try data.withUnsafeBytes { try decoder.decode($0, reduction: 1) }.applyingOrientation(
+            header.orientation)
+        }))
   }
 
   /// The largest JPEG DCT reduction that still leaves at least `maxSide` pixels on the long side.
@@ -115,46 +111,6 @@ public final class LoadStage: Stage {
     case .png: return PNGDecoder.self
     case .webp: return WebPDecoder.self
     default: return HEIFDecoder.self
-    }
-  }
-
-  /// Reads a file with messages that say what is wrong in a person's terms. POSIX calls rather
-  /// than `Data(contentsOf:)`: Foundation's error path leaks a buffer per unreadable file (found by
-  /// LeakSanitizer), and `O_NONBLOCK` keeps a FIFO in the folder from blocking a worker at open.
-  package static func read(_ url: URL) throws -> Data {
-    let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard descriptor >= 0 else { throw StageFailure(openFailure(errno)) }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw StageFailure(openFailure(errno)) }
-    switch status.st_mode & S_IFMT {
-    case S_IFREG: break
-    case S_IFDIR: throw StageFailure("a directory, not an image file")
-    default: throw StageFailure("not a regular file (a pipe, socket or device), so it was not read")
-    }
-    var data = Data(count: Int(status.st_size))
-    var filled = 0
-    while true {
-      if filled == data.count { data.count += max(64 * 1024, data.count / 2) }
-      let got = data.withUnsafeMutableBytes { buffer in
-        Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-      }
-      if got < 0 {
-        if errno == EINTR { continue }
-        throw StageFailure("cannot read the file: \(String(cString: strerror(errno)))")
-      }
-      if got == 0 { break }
-      filled += got
-    }
-    data.count = filled
-    return data
-  }
-
-  private static func openFailure(_ code: Int32) -> String {
-    switch code {
-    case ENOENT: return "the file disappeared before it could be read"
-    case EACCES, EPERM: return "permission denied: the file is not readable"
-    default: return "cannot read the file: \(String(cString: strerror(code)))"
     }
   }
 

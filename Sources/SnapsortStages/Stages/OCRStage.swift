@@ -2,12 +2,18 @@ import Foundation
 import SnapsortImaging
 import SnapsortNative
 
-/// Reads the upright card crop with tesseract: `card.text` (every line, card numbers masked),
-/// `card.name` (suggested name and alternatives) and `card.payment` (network, last four).
+/// Needs `ImagePixels`, uses `CardCrop`; produces `CardText`.
+///
+/// Reads the upright card crop (the whole image when no card was cut out) with tesseract: every
+/// line (card numbers masked), the suggested name with alternatives, and a payment card's network
+/// and last four digits.
 public final class OCRStage: Stage {
   public static let name = "ocr"
   public static let summary =
     "Tesseract on the card crop: text lines, suggested name, payment network and last four"
+  public static let needs: [any Artifact.Type] = [ImagePixels.self]
+  public static let uses: [any Artifact.Type] = [CardCrop.self]
+  public static let produces: [any Artifact.Type] = [CardText.self]
 
   public struct Options: StageOptions, Equatable {
     /// Tesseract languages, "+"-joined; `make` installs `tesseract-ocr-<lang>` for each.
@@ -75,12 +81,13 @@ public final class OCRStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
-    guard let image = item.cardCrop ?? item.analysis else { return }
+    let cardCrop = item.artifacts[CardCrop.self]?.image
+    let image = try cardCrop ?? item.pixels().analysis
     let plain = image.grayscale()
     var gray = TextContrast.flattened(plain)
     let start = DispatchTime.now().uptimeNanoseconds
     let deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
-    var result = read(gray, isCardCrop: item.cardCrop != nil, deadline: deadline)
+    var result = read(gray, isCardCrop: cardCrop != nil, deadline: deadline)
     // Flattening blends tile backgrounds across a sharp edge such as a white barcode box on a
     // coloured card into a dark halo, and tesseract's layout analysis then lost every line of
     // clean type elsewhere (`Etos`, white on green, read as `mee INA`). The plain grey page reads
@@ -88,25 +95,23 @@ public final class OCRStage: Stage {
     let legible = Self.legibleCharacters(result)
     if options.plainReread && !result.timedOut && legible < options.plainRereadBelow {
       let elapsed = Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
-      let second = read(plain, isCardCrop: item.cardCrop != nil, deadline: deadline - elapsed)
+      let second = read(plain, isCardCrop: cardCrop != nil, deadline: deadline - elapsed)
       if !second.timedOut && Self.legibleCharacters(second) > legible {
         result = second
         gray = plain
       }
     }
-    var card = item.card
+    var payment: PaymentInfo?
     var texts = result.lines.map { PaymentCardNumber.mask($0.text) }
     if let match = PaymentCardNumber.find(
       in: result.lines.map(\.text) + [result.words.map(\.text).joined(separator: " ")])
     {
-      card.payment = PaymentInfo(network: match.network, last4: match.last4)
+      payment = PaymentInfo(network: match.network, last4: match.last4)
       texts = PaymentCardNumber.maskAllGroups(result.lines.map(\.text), last4: match.last4)
     }
     let lines = zip(result.lines, texts).map { line, text in
       TextLine(text: text, box: line.box, confidence: (line.confidence * 10).rounded() / 10)
     }
-    card.text = lines
-    item.textLines = lines
     let candidates = CardNamePicker.candidates(
       lines: result.lines, words: result.words, height: Double(gray.height))
     var names: [String] = []
@@ -122,12 +127,12 @@ public final class OCRStage: Stage {
       name = spellings?.spelling(of: name) ?? name
       if !names.contains(name) { names.append(name) }
     }
-    card.name = NameSuggestion(suggested: names.first, alternatives: Array(names.dropFirst().prefix(3)))
-    item.card = card
-    if result.timedOut {
-      item.record.notes =
-        (item.record.notes ?? []) + ["ocr timed out after \(deadline) ms; text may be incomplete"]
-    }
+    item.artifacts.write(
+      CardText(
+        lines: lines,
+        name: NameSuggestion(suggested: names.first, alternatives: Array(names.dropFirst().prefix(3))),
+        payment: payment,
+        notes: result.timedOut ? ["ocr timed out after \(deadline) ms; text may be incomplete"] : []))
   }
 
   /// Reads a prepared grey crop as a page, scaled to `page_height` when it is a card crop, with

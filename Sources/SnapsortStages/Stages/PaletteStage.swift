@@ -2,13 +2,18 @@ import Foundation
 import SnapsortImaging
 import SnapsortNative
 
-/// The card's dominant colours: k-means in CIELAB on a reduced crop (border and specular
-/// highlights left out), near-identical clusters merged. Writes `card.colors` (by share),
-/// `card.backgrounds` (largest; most vibrant) and `card.header_color`.
+/// Needs `ImagePixels`, uses `CardCrop`; produces `CardPalette`.
+///
+/// The card's dominant colours: k-means in CIELAB on a reduced crop (the whole image when no card
+/// was cut out; border and specular highlights left out), near-identical clusters merged: the
+/// colours by share, the backgrounds (largest; most vibrant) and the header colour.
 public final class PaletteStage: Stage {
   public static let name = "palette"
   public static let summary =
     "Dominant colours by k-means++ in CIELAB (fixed seed), shares, backgrounds, header colour"
+  public static let needs: [any Artifact.Type] = [ImagePixels.self]
+  public static let uses: [any Artifact.Type] = [CardCrop.self]
+  public static let produces: [any Artifact.Type] = [CardPalette.self]
 
   public struct Options: StageOptions, Equatable {
     public var colors: Int = 4
@@ -35,20 +40,19 @@ public final class PaletteStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
-    guard let source = item.cardCrop ?? item.analysis else { return }
+    let source = try item.artifacts[CardCrop.self]?.image ?? item.pixels().analysis
     let palette = Self.palette(of: source.rgb(), options: options)
-    var card = item.card
-    card.colors = palette.map {
-      ColorShare(hex: IssuerColor.hex($0.lab), share: ($0.share * 1000).rounded() / 1000)
-    }
+    var result = CardPalette(
+      colors: palette.map { ColorShare(hex: IssuerColor.hex($0.lab), share: Rounding.thousandths($0.share)) },
+      backgrounds: nil, headerColor: nil)
     if let largest = palette.first {
       let vibrant = palette.filter { $0.share >= 0.1 }.max { $0.lab.chroma < $1.lab.chroma } ?? largest
-      card.backgrounds = [IssuerColor.hex(largest.lab), IssuerColor.hex(vibrant.lab)]
+      result.backgrounds = [IssuerColor.hex(largest.lab), IssuerColor.hex(vibrant.lab)]
       // Catima's header colour: the brand colour, i.e. the most vibrant one of real size.
       let header = palette.filter { $0.share >= 0.15 && $0.lab.chroma > 15 }.first ?? largest
-      card.headerColor = IssuerColor.hex(header.lab)
+      result.headerColor = IssuerColor.hex(header.lab)
     }
-    item.card = card
+    item.artifacts.write(result)
   }
 
   static func palette(of image: Bitmap, options: Options) -> [(lab: IssuerColor.Lab, share: Double)] {

@@ -6,10 +6,15 @@ import SnapsortNative
 /// its rows from word boxes, and writes `receipt`: merchant, date and time, currency, items,
 /// subtotal, savings, tax, total, reference number, per-field confidence and source line, and
 /// the consistency checks.
+///
+/// Needs `ImagePixels`, uses `ReceiptPage`; produces `ReceiptReadout`.
 public final class ReceiptStage: Stage {
   public static let name = "receipt"
   public static let summary =
     "Receipt OCR with word boxes: rows and price column, merchant, date, items, totals, checks"
+  public static let needs: [any Artifact.Type] = [ImagePixels.self]
+  public static let uses: [any Artifact.Type] = [ReceiptPage.self]
+  public static let produces: [any Artifact.Type] = [ReceiptReadout.self]
 
   public struct Options: StageOptions, Equatable {
     /// Tesseract languages, "+"-joined.
@@ -82,10 +87,11 @@ public final class ReceiptStage: Stage {
 
   public func process(_ item: PhotoItem) throws {
     // Images are prepared only when read: binarising a large scan costs a fifth of reading it.
+    let flattened = item.artifacts[ReceiptPage.self]
     var images: [(name: String, image: () throws -> Bitmap?)] = options.readingList.map { name in
-      (name, { name == "grey" ? item.receiptGray : item.receiptImage })
+      (name, { name == "grey" ? flattened?.grey : flattened?.binarised })
     }
-    if item.receiptGray == nil && item.receiptImage == nil {
+    if flattened == nil {
       images = [("grey", { try item.fullImage().grayscale() })]
     }
     let segmentation =
@@ -130,17 +136,13 @@ public final class ReceiptStage: Stage {
     }
     // The grey image whichever was read: thinning a binarised logo thins the noise Sauvola left
     // in it too. Both are made from one flattened page, so the line boxes hold in either.
-    if options.logoRereads, receipt.merchant == nil, let grey = item.receiptGray ?? read["grey"] {
+    if options.logoRereads, receipt.merchant == nil, let grey = flattened?.grey ?? read["grey"] {
       rereadLogo(&receipt, on: grey, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
     }
-    receipt.quad = item.record.receipt?.quad
-    receipt.skew = item.record.receipt?.skew
-    item.record.receipt = receipt
-    item.textLines = receipt.text ?? []
-    if timedOut {
-      item.record.notes =
-        (item.record.notes ?? []) + ["receipt ocr timed out after \(deadline) ms; text may be incomplete"]
-    }
+    item.artifacts.write(
+      ReceiptReadout(
+        receipt: receipt,
+        notes: timedOut ? ["receipt ocr timed out after \(deadline) ms; text may be incomplete"] : []))
   }
 
   /// Reads the total's source line again, cut out of the page read, and replaces a total the

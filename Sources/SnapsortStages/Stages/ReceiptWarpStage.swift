@@ -5,12 +5,15 @@ import SnapsortNative
 /// Finds the receipt's paper on the analysis copy, warps it flat and upright from the
 /// full-resolution image (a scan that is all paper passes through), deskews it, scales it so
 /// printed lines are `line_pitch` pixels apart (rows at most `row_height` high), and binarises
-/// it with Sauvola's threshold for faded thermal print, when that image is first read. Writes
-/// `PhotoItem.receiptGray`, `PhotoItem.receiptImage` and `receipt.quad`.
+/// it with Sauvola's threshold for faded thermal print, when that image is first read.
+///
+/// Needs `ImagePixels`; produces `ReceiptPage`.
 public final class ReceiptWarpStage: Stage {
   public static let name = "receipt_warp"
   public static let summary =
     "Flatten the receipt: paper outline, perspective warp, deskew, scale to the text, Sauvola binarisation"
+  public static let needs: [any Artifact.Type] = [ImagePixels.self]
+  public static let produces: [any Artifact.Type] = [ReceiptPage.self]
 
   public struct Options: StageOptions, Equatable {
     /// Distance between printed lines after scaling (≈ 30 px high capitals at 70).
@@ -54,8 +57,9 @@ public final class ReceiptWarpStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
-    guard let analysis = item.analysis else { throw StageFailure("no image was loaded") }
-    let full = try item.fullImage()
+    let pixels = try item.pixels()
+    let analysis = pixels.analysis
+    let full = try pixels.full()
     let fullWidth = Double(full.width), fullHeight = Double(full.height)
     var quad = [Point(0, 0), Point(fullWidth, 0), Point(fullWidth, fullHeight), Point(0, fullHeight)]
     let small = analysis.grayscale().fitting(maxSide: 600)
@@ -107,13 +111,12 @@ public final class ReceiptWarpStage: Stage {
     ReceiptImaging.clearDarkBorders(&flat, minimumArea: 2 * options.linePitch * options.linePitch)
     let radius = max(8, Int(Double(options.linePitch) * 0.3))
     let k = options.sauvolaK
-    item.receiptBinariser = { ReceiptImaging.sauvola(flat, radius: radius, k: k) }
-    item.receiptGray = ReceiptImaging.stretched(
+    let grey = ReceiptImaging.stretched(
       options.evenLighting ? ReceiptImaging.evenlyLit(flat, block: options.linePitch / 2) : flat)
-    var receipt = item.record.receipt ?? ReceiptRecord()
-    receipt.quad = quad.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }
-    receipt.skew = (angle * 100).rounded() / 100
-    item.record.receipt = receipt
+    item.artifacts.write(
+      ReceiptPage(grey: grey, quad: quad, skew: angle) { [flat] in
+        ReceiptImaging.sauvola(flat, radius: radius, k: k)
+      })
   }
 
   /// The region under `quad` at the given size: a plain resize where the quad is an upright

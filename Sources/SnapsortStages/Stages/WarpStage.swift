@@ -2,13 +2,18 @@ import Foundation
 import SnapsortImaging
 import SnapsortNative
 
+/// Needs `CardGeometry` and `ImagePixels`, uses `ImageFile`; produces `CardCrop`.
+///
 /// Maps the card's quad to an upright crop sampled from the full-resolution image, decides which
-/// way is up, reorders `card.quad` so its first corner is the card's top-left, and writes the
-/// crop to `cards/<sha256 prefix>.jpg`.
+/// way is up, reorders the corners so the first is the card's top-left, and writes the crop to
+/// `cards/<sha256 prefix>.jpg`.
 public final class WarpStage: Stage {
   public static let name = "warp"
   public static let summary =
     "Homography to an upright crop from the full-resolution image; decide which way is up"
+  public static let needs: [any Artifact.Type] = [CardGeometry.self, ImagePixels.self]
+  public static let uses: [any Artifact.Type] = [ImageFile.self]
+  public static let produces: [any Artifact.Type] = [CardCrop.self]
 
   public struct Options: StageOptions, Equatable {
     public var width: Int = 1012
@@ -39,11 +44,11 @@ public final class WarpStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
-    guard var quad = item.cardQuad else { return }
+    guard let geometry = item.artifacts[CardGeometry.self], var quad = geometry.quad else { return }
     // The card is landscape: start at a corner from which the first side is a long side.
     let horizontal = Quad.distance(quad[0], quad[1]) + Quad.distance(quad[2], quad[3])
     let vertical = Quad.distance(quad[1], quad[2]) + Quad.distance(quad[3], quad[0])
-    if vertical > horizontal && !item.cardQuadIsFinal { quad = Array(quad[3...] + quad[..<3]) }
+    if vertical > horizontal && !geometry.cornersAreFinal { quad = Array(quad[3...] + quad[..<3]) }
     let full = try item.fullImage()
     guard
       var crop = full.warped(
@@ -51,23 +56,23 @@ public final class WarpStage: Stage {
     else {
       throw StageFailure("the card's corners do not form a usable quadrilateral")
     }
-    if !item.cardQuadIsFinal && isUpsideDown(crop) {
+    if !geometry.cornersAreFinal && isUpsideDown(crop) {
       crop = crop.rotated180()
       quad = Array(quad[2...] + quad[..<2])
     }
-    item.cardQuad = quad
-    item.cardCrop = crop
-    var card = item.card
-    card.quad = quad.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }
-    if options.writeCrop, let directory = item.outputDirectory, !item.record.sha256.isEmpty {
-      let name = "cards/\(item.record.sha256.prefix(16)).jpg"
+    var file: String?
+    if options.writeCrop, let directory = item.outputDirectory,
+      let sha256 = item.artifacts[ImageFile.self]?.sha256,
+      !sha256.isEmpty
+    {
+      let name = "cards/\(sha256.prefix(16)).jpg"
       let url = directory.appendingPathComponent(name)
       try FileManager.default.createDirectory(
         at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       try AtomicFile.write(try ImageEncoder.jpeg(crop, quality: options.quality), to: url)
-      card.crop = name
+      file = name
     }
-    item.card = card
+    item.artifacts.write(CardCrop(image: crop, quad: quad, file: file))
   }
 
   /// A barcode read upside down says the card is; without one, the layout (a chip, a code

@@ -74,9 +74,8 @@ public enum BarcodeEvaluation {
   public static func run(
     root: URL, negatives: URL? = nil, options: BarcodeStage.Options = .init(), baselines: Bool = true
   ) throws -> Report {
-    let context = StageContext()
-    let load = try LoadStage(options: .init(), context: context)
-    let stage = try BarcodeStage(options: options, context: context)
+    let pipeline = try PhotoPipeline(config: barcodeConfig(options))
+    let load = try PhotoPipeline(config: barcodeConfig(nil))
     let zbar = try ZBarScanner()
     var zxingOptions = ZXingReader.Options()
     zxingOptions.formats = ZXingReader.Format.wallet
@@ -85,10 +84,8 @@ public enum BarcodeEvaluation {
     for sample in try samples(in: root) {
       var counts = report.folders[sample.folder] ?? FolderCounts()
       counts.images += 1
-      let item = PhotoItem(
-        relativePath: sample.input.relativePath, url: sample.input.url, outputDirectory: nil)
-      if (try? load.process(item)) != nil {
-        if baselines, let gray = try? item.fullImage().grayscale() {
+      if load.record(for: sample.input).status == .ok {
+        if baselines, let gray = try? loadedImage(sample.input.url) {
           var started = DispatchTime.now()
           let zbarRecords = zbar.scan(gray).map {
             BarcodeNormalizer.record(symbology: Symbology(zbarType: $0.type), bytes: $0.data)
@@ -109,12 +106,14 @@ public enum BarcodeEvaluation {
           if sample.isMatched(by: zxingRecords) { counts.zxing += 1 }
         }
         let started = DispatchTime.now()
-        if (try? stage.process(item)) != nil {
+        let record = pipeline.record(for: sample.input)
+        if record.status == .ok {
           report.snapsortMilliseconds.append(milliseconds(since: started))
-          if sample.isMatched(by: item.barcodes) {
+          let barcodes = record.card?.barcodes ?? []
+          if sample.isMatched(by: barcodes) {
             counts.snapsort += 1
           } else {
-            report.missed.append((sample.input.relativePath, item.barcodes))
+            report.missed.append((sample.input.relativePath, barcodes))
           }
         }
       }
@@ -123,12 +122,31 @@ public enum BarcodeEvaluation {
     if let negatives {
       for input in try InputScanner().scan([negatives]).inputs {
         report.negativeFiles += 1
-        let item = PhotoItem(relativePath: input.relativePath, url: input.url, outputDirectory: nil)
-        guard (try? load.process(item)) != nil, (try? stage.process(item)) != nil else { continue }
-        if !item.barcodes.isEmpty { report.falsePositives.append((input.relativePath, item.barcodes)) }
+        let record = pipeline.record(for: input)
+        guard record.status == .ok, let barcodes = record.card?.barcodes else { continue }
+        if !barcodes.isEmpty { report.falsePositives.append((input.relativePath, barcodes)) }
       }
     }
     return report
+  }
+
+  /// `load` followed by `barcode` with these options (`nil`: load alone), from the registry.
+  static func barcodeConfig(_ options: BarcodeStage.Options?) throws -> PipelineConfig {
+    var stages: [[String: Any]] = [["stage": LoadStage.name]]
+    if let options {
+      var barcode = try OptionsDecoder.encode(options)
+      barcode["stage"] = BarcodeStage.name
+      stages.append(barcode)
+    }
+    let json: [String: Any] = ["version": PipelineConfig.currentVersion, "kind": "card", "stages": stages]
+    return try PipelineConfig.parse(try JSONSerialization.data(withJSONObject: json), context: StageContext())
+  }
+
+  /// The full-resolution, orientation-corrected grey image the baselines read, decoded as load does.
+  static func loadedImage(_ url: URL) throws -> Bitmap {
+    let item = PhotoItem(relativePath: url.lastPathComponent, url: url, outputDirectory: nil)
+    try LoadStage(options: .init(), context: StageContext()).process(item)
+    return try item.fullImage().grayscale()
   }
 
   static func milliseconds(since start: DispatchTime) -> Double {

@@ -38,8 +38,8 @@ enum FuzzTargets {
     options.maxPixels = pixelBudget
     guard let stage = try? LoadStage(options: options, context: StageContext()) else { return false }
     let item = PhotoItem(
-      relativePath: "fuzz", url: URL(fileURLWithPath: "/nonexistent/fuzz"), outputDirectory: nil)
-    item.data = data
+      relativePath: "fuzz", url: URL(fileURLWithPath: "/nonexistent/fuzz"), outputDirectory: nil,
+      prefetched: data)
     guard (try? stage.process(item)) != nil else { return false }
     return (try? item.fullImage()) != nil
   }

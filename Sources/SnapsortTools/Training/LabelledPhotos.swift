@@ -13,8 +13,10 @@ public struct LabelledPhotos: Sendable {
     public var label: String?
   }
 
-  /// The stages run before the issuer stage, in order; those not in the registry are skipped.
-  public static let featureStages = ["load", "detect_card", "warp", "palette", "barcode", "ocr"]
+  /// The stages that write what the issuer stage reads, and what those need, in pipeline order.
+  public static var featureStages: [String] {
+    StageRegistry.stages(producing: IssuerStage.uses).map { $0.name }
+  }
   static let unknownFolders: Set<String> = ["unknown", "_unknown"]
 
   public let root: URL
@@ -53,9 +55,9 @@ public struct LabelledPhotos: Sendable {
     self.photos = photos.sorted { $0.input.relativePath < $1.input.relativePath }
   }
 
-  /// The pipeline of feature stages available in this build.
+  /// The pipeline of the feature stages.
   public static func featurePipeline() throws -> PipelineConfig {
-    let stages = featureStages.filter { StageRegistry.stage(named: $0) != nil }.map { ["stage": $0] }
+    let stages = featureStages.map { ["stage": $0] }
     let object: [String: Any] = ["version": 1, "kind": "card", "stages": stages]
     let data = try JSONSerialization.data(withJSONObject: object)
     return try PipelineConfig.parse(data, context: StageContext())

@@ -27,7 +27,7 @@ final class BarcodeScannerTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(inputs.count, 16)
     for input in inputs {
       let item = try Self.run(input.url, options: options)
-      XCTAssertEqual(item.barcodes, [], input.relativePath)
+      XCTAssertEqual((item.artifacts[CodeReads.self]?.barcodes ?? []), [], input.relativePath)
       XCTAssertEqual(item.record.notes?.first, "no code found", input.relativePath)
     }
   }
@@ -35,8 +35,8 @@ final class BarcodeScannerTests: XCTestCase {
   func testScreenshotCodeWithQuadInImagePixelsAndEarlyStop() throws {
     let item = try Self.run(
       Self.samples.appendingPathComponent("screenshots/screenshot-03-light.png"), options: .init())
-    let code = try XCTUnwrap(item.barcodes.first)
-    XCTAssertEqual(item.barcodes.count, 1)
+    let code = try XCTUnwrap((item.artifacts[CodeReads.self]?.barcodes ?? []).first)
+    XCTAssertEqual((item.artifacts[CodeReads.self]?.barcodes ?? []).count, 1)
     XCTAssertEqual(code.symbology, "code39")
     XCTAssertEqual(code.value, "KR20931")
     XCTAssertEqual(code.decoder, "zxing")
@@ -85,8 +85,8 @@ final class BarcodeScannerTests: XCTestCase {
     options.decoders = [.zbar]
     let item = try Self.run(
       Self.samples.appendingPathComponent("screenshots/screenshot-03-light.png"), options: options)
-    XCTAssertEqual(item.barcodes.map(\.value), ["KR20931"])
-    XCTAssertEqual(item.barcodes.first?.decoder, "zbar")
+    XCTAssertEqual((item.artifacts[CodeReads.self]?.barcodes ?? []).map(\.value), ["KR20931"])
+    XCTAssertEqual((item.artifacts[CodeReads.self]?.barcodes ?? []).first?.decoder, "zbar")
   }
 
   func testMergesTheSameRetailCodeFromBothDecoders() {

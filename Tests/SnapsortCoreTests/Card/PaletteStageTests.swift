@@ -23,7 +23,7 @@ final class PaletteStageTests: XCTestCase {
 
   private func run(_ crop: Bitmap) throws -> CardRecord {
     let item = PhotoItem(relativePath: "x", url: URL(fileURLWithPath: "/x"), outputDirectory: nil)
-    item.cardCrop = crop
+    item.artifacts.write(CardCrop(image: crop, quad: [], file: nil))
     try PaletteStage(options: .init(), context: StageContext()).process(item)
     return try XCTUnwrap(item.record.card)
   }

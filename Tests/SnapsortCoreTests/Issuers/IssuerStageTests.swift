@@ -10,9 +10,18 @@ import XCTest
 final class IssuerStageTests: XCTestCase {
   func item(_ card: CardRecord?) -> PhotoItem {
     let item = PhotoItem(
-      relativePath: "x.jpg", url: URL(fileURLWithPath: "/nonexistent/x.jpg"), outputDirectory: nil)
-    item.record.kind = .card
-    item.record.card = card
+      relativePath: "x.jpg", url: URL(fileURLWithPath: "/nonexistent/x.jpg"), outputDirectory: nil,
+      assumedKind: .card)
+    if let card {
+      item.artifacts.write(
+        CardText(
+          lines: card.text ?? [], name: card.name ?? NameSuggestion(suggested: nil, alternatives: []),
+          payment: card.payment, notes: []))
+      if let colors = card.colors {
+        item.artifacts.write(CardPalette(colors: colors, backgrounds: nil, headerColor: nil))
+      }
+      if let barcodes = card.barcodes { item.artifacts.write(CodeReads(barcodes: barcodes, notes: [])) }
+    }
     return item
   }
 

@@ -39,12 +39,15 @@ final class LabelledPhotosTests: XCTestCase {
     XCTAssertEqual(photos.catalogAdditions.map(\.id), ["my-shop"])
   }
 
-  func testFeaturePipelineUsesOnlyRegisteredStages() throws {
-    let config = try LabelledPhotos.featurePipeline()
-    let names = config.steps.map(\.name)
+  /// Built from the stages' declarations: what the issuer stage reads and what that needs, each
+  /// stage after the ones whose artifacts it reads.
+  func testFeaturePipelineIsDerivedFromTheDeclarations() throws {
+    let names = try LabelledPhotos.featurePipeline().steps.map(\.name)
+    XCTAssertEqual(Set(names), ["load", "detect_card", "warp", "palette", "barcode", "ocr"])
     XCTAssertEqual(names.first, "load")
-    XCTAssertFalse(names.contains("issuer"))
-    XCTAssertEqual(names, LabelledPhotos.featureStages.filter { StageRegistry.stage(named: $0) != nil })
+    let position = { (name: String) in names.firstIndex(of: name)! }
+    XCTAssertLessThan(position("detect_card"), position("warp"))
+    for reader in ["palette", "barcode", "ocr"] { XCTAssertLessThan(position("warp"), position(reader)) }
   }
 
   func testNotAFolderIsAClearError() {

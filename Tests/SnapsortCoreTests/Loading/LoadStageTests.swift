@@ -47,7 +47,7 @@ final class LoadStageTests: XCTestCase {
       ("a.webp", try ImageEncoder.webp(image, quality: 95)),
     ] {
       let item = try load(data, name: name)
-      let analysis = try XCTUnwrap(item.analysis, name)
+      let analysis = try XCTUnwrap(item.artifacts[ImagePixels.self]?.analysis, name)
       XCTAssertEqual(analysis.width, 64, name)
       XCTAssertEqual(item.record.image?.height, 48, name)
       let red = TestImages.meanColour(analysis, x: 6, y: 6)
@@ -60,15 +60,18 @@ final class LoadStageTests: XCTestCase {
   func testProgressiveGreyAndCMYKJPEG() throws {
     let image = TestImages.quadrants(width: 256, height: 128)
     let progressive = try load(ImageEncoder.jpeg(image, progressive: true), name: "progressive.jpg")
-    XCTAssertGreaterThan(TestImages.meanColour(try XCTUnwrap(progressive.analysis), x: 200, y: 10)[1], 160)
+    XCTAssertGreaterThan(
+      TestImages.meanColour(try XCTUnwrap(progressive.artifacts[ImagePixels.self]?.analysis), x: 200, y: 10)[
+        1], 160)
     let grey = try load(ImageEncoder.jpeg(image.grayscale()), name: "grey.jpg")
-    XCTAssertEqual(grey.analysis?.format, .gray)
+    XCTAssertEqual(grey.artifacts[ImagePixels.self]?.analysis.format, .gray)
     // Full cyan ink and nothing else prints as cyan: red low, green and blue high. The encoder
     // writes an Adobe marker, so samples are stored inverted (0 = full ink).
     var cmyk = [UInt8](repeating: 255, count: 64 * 64 * 4)
     for i in 0..<(64 * 64) { cmyk[4 * i] = 0 }
     let cyan = try load(ImageEncoder.cmykJPEG(width: 64, height: 64, cmyk: cmyk), name: "cmyk.jpg")
-    let colour = TestImages.meanColour(try XCTUnwrap(cyan.analysis), x: 30, y: 30)
+    let colour = TestImages.meanColour(
+      try XCTUnwrap(cyan.artifacts[ImagePixels.self]?.analysis), x: 30, y: 30)
     XCTAssertLessThan(colour[0], 60, "\(colour)")
     XCTAssertGreaterThan(colour[2], 200, "\(colour)")
   }
@@ -77,7 +80,7 @@ final class LoadStageTests: XCTestCase {
     let image = TestImages.quadrants(width: 128, height: 96)
     let item = try load(ImageEncoder.heic(image, quality: 90), name: "photo.heic")
     XCTAssertEqual(item.record.image?.format, "heic")
-    let analysis = try XCTUnwrap(item.analysis)
+    let analysis = try XCTUnwrap(item.artifacts[ImagePixels.self]?.analysis)
     XCTAssertEqual(analysis.width, 128)
     let blue = TestImages.meanColour(analysis, x: 10, y: 70)
     XCTAssertGreaterThan(blue[2], 170)
@@ -87,11 +90,11 @@ final class LoadStageTests: XCTestCase {
   func testSixteenBitAndGreyPNG() throws {
     let image = TestImages.quadrants()
     let wide = try load(ImageEncoder.png(image, sixteenBit: true), name: "wide.png")
-    XCTAssertEqual(wide.analysis?.format, .rgb)
-    let white = TestImages.meanColour(try XCTUnwrap(wide.analysis), x: 50, y: 40)
+    XCTAssertEqual(wide.artifacts[ImagePixels.self]?.analysis.format, .rgb)
+    let white = TestImages.meanColour(try XCTUnwrap(wide.artifacts[ImagePixels.self]?.analysis), x: 50, y: 40)
     XCTAssertGreaterThan(white[1], 240)
     let grey = try load(ImageEncoder.png(image.grayscale()), name: "grey.png")
-    XCTAssertEqual(grey.analysis?.format, .gray)
+    XCTAssertEqual(grey.artifacts[ImagePixels.self]?.analysis.format, .gray)
   }
 
   func testAppliesEveryEXIFOrientation() throws {
@@ -101,7 +104,7 @@ final class LoadStageTests: XCTestCase {
       let item = try load(
         TestImages.jpeg(jpeg, withOrientation: UInt16(orientation)), name: "o\(orientation).jpg")
       let expected = image.applyingOrientation(orientation)
-      let analysis = try XCTUnwrap(item.analysis)
+      let analysis = try XCTUnwrap(item.artifacts[ImagePixels.self]?.analysis)
       XCTAssertEqual(analysis.width, expected.width, "orientation \(orientation)")
       XCTAssertEqual(item.record.image?.orientation, orientation)
       XCTAssertEqual(item.record.image?.width, expected.width)
@@ -130,7 +133,7 @@ final class LoadStageTests: XCTestCase {
     for value: UInt16 in [0, 9, 65535] {
       let item = try load(TestImages.jpeg(jpeg, withOrientation: value), name: "bogus\(value).jpg")
       XCTAssertEqual(item.record.image?.orientation, 1)
-      XCTAssertEqual(item.analysis?.width, 64)
+      XCTAssertEqual(item.artifacts[ImagePixels.self]?.analysis.width, 64)
     }
   }
 
@@ -139,9 +142,9 @@ final class LoadStageTests: XCTestCase {
     var options = LoadStage.Options()
     options.analysisMaxSide = 1000
     let item = try load(ImageEncoder.jpeg(big, quality: 80), name: "big.jpg", options: options)
-    XCTAssertEqual(item.analysis?.width, 1000)
-    XCTAssertEqual(item.analysisScale, 4, accuracy: 0.01)
-    XCTAssertNil(item.full, "full resolution is decoded only on demand")
+    XCTAssertEqual(item.artifacts[ImagePixels.self]?.analysis.width, 1000)
+    XCTAssertEqual(item.artifacts[ImagePixels.self]!.analysisScale, 4, accuracy: 0.01)
+    XCTAssertNil(item.artifacts[ImagePixels.self]!.decodedFull, "full resolution is decoded only on demand")
     XCTAssertEqual(try item.fullImage().width, 4000)
   }
 

@@ -12,6 +12,8 @@ import XCTest
 final class FailOnNameStage: Stage {
   static let name = "fail_on_name"
   static let summary = "test only: fails photos whose name contains \"fail\""
+  static let needs: [any Artifact.Type] = []
+  static let produces: [any Artifact.Type] = []
   struct Options: StageOptions { init() {} }
   init(options: Options, context: StageContext) throws {}
   func process(_ item: PhotoItem) throws {
@@ -23,6 +25,8 @@ final class FailOnNameStage: Stage {
 final class SleepStage: Stage {
   static let name = "sleep"
   static let summary = "test only: sleeps"
+  static let needs: [any Artifact.Type] = []
+  static let produces: [any Artifact.Type] = []
   struct Options: StageOptions { var milliseconds = 50; init() {} }
   let options: Options
   init(options: Options, context: StageContext) throws { self.options = options }

@@ -20,7 +20,6 @@ final class ClassifyStageTests: XCTestCase {
     var result: [String: Kind] = [:]
     for input in try InputScanner().scan([folder]).inputs {
       let item = PhotoItem(relativePath: input.relativePath, url: input.url, outputDirectory: nil)
-      item.record.kind = .unknown
       do {
         try load.process(item)
         try classify.process(item)

@@ -1,0 +1,196 @@
+import Foundation
+import SnapsortNative
+
+// The artifacts the stages in `StageRegistry` write, in pipeline order. Each is written by one
+// stage (its `produces`) and becomes part of the record in `RecordAssembly` only.
+
+/// What `load` learnt about the file: its content hash, the image's size and orientation, and
+/// remarks on its format. Written even when decoding then fails, so an error record still names
+/// the content.
+public struct ImageFile: Artifact {
+  public static let displayName = "the file's content and image size"
+  public var data: Data
+  public var sha256: String
+  public var info: ImageInfo?
+  public var notes: [String] = []
+
+  public init(data: Data, sha256: String) {
+    self.data = data
+    self.sha256 = sha256
+  }
+}
+
+/// The decoded image: a reduced copy that detection works on, and the full-resolution image,
+/// decoded when a stage first asks for it.
+public struct ImagePixels: Artifact {
+  public static let displayName = "the decoded image"
+  /// Longest side at most the configured analysis size.
+  public let analysis: Bitmap
+  /// Full-resolution pixels per analysis pixel.
+  public let analysisScale: Double
+  private let fullResolution: FullResolution
+
+  public init(
+    analysis: Bitmap, analysisScale: Double, full: Bitmap?, decodeFull: @escaping () throws -> Bitmap
+  ) {
+    self.analysis = analysis
+    self.analysisScale = analysisScale
+    self.fullResolution = FullResolution(image: full, decode: decodeFull)
+  }
+
+  /// The full-resolution image when it is already decoded (PNG and WebP have no shrink-on-load).
+  public var decodedFull: Bitmap? { fullResolution.image }
+
+  /// The full-resolution image, decoding it on first use.
+  public func full() throws -> Bitmap { try fullResolution.get() }
+
+  /// Decodes once, when first asked: a photo whose card is never warped never pays for it.
+  private final class FullResolution {
+    var image: Bitmap?
+    var decode: (() throws -> Bitmap)?
+    init(image: Bitmap?, decode: @escaping () throws -> Bitmap) {
+      self.image = image
+      self.decode = image == nil ? decode : nil
+    }
+    func get() throws -> Bitmap {
+      if let image { return image }
+      let decoded = try decode!()
+      image = decoded
+      decode = nil
+      return decoded
+    }
+  }
+}
+
+/// What the photo is, decided from its pixels: `kind` is nil when the decision was not confident
+/// enough to replace the kind the config assumes.
+public struct KindDecision: Artifact {
+  public static let displayName = "the photo's kind"
+  public var classification: Classification?
+  public var kind: Kind?
+  public init(classification: Classification?, kind: Kind?) {
+    self.classification = classification
+    self.kind = kind
+  }
+}
+
+/// The card's corners in full-resolution pixels, clockwise from a top-left corner, or why none
+/// were found.
+public struct CardGeometry: Artifact {
+  public static let displayName = "the card's corners"
+  public var quad: [Point]?
+  public var confidence: Double?
+  public var reason: String?
+  /// The corners' order is the card's own (a person gave them): warp keeps it as it is.
+  public var cornersAreFinal = false
+  public init(quad: [Point]?, confidence: Double?, reason: String?, cornersAreFinal: Bool = false) {
+    self.quad = quad
+    self.confidence = confidence
+    self.reason = reason
+    self.cornersAreFinal = cornersAreFinal
+  }
+}
+
+/// The upright, perspective-corrected card, its corners in the order warp settled (the card's
+/// top-left first), and the crop's file in the output, when one was written.
+public struct CardCrop: Artifact {
+  public static let displayName = "the card's upright crop"
+  public var image: Bitmap
+  public var quad: [Point]
+  public var file: String?
+  public init(image: Bitmap, quad: [Point], file: String?) {
+    self.image = image
+    self.quad = quad
+    self.file = file
+  }
+}
+
+/// The card's dominant colours by share, the two proposed backgrounds and the header colour.
+public struct CardPalette: Artifact {
+  public static let displayName = "the card's colours"
+  public var colors: [ColorShare]
+  public var backgrounds: [String]?
+  public var headerColor: String?
+  public init(colors: [ColorShare], backgrounds: [String]?, headerColor: String?) {
+    self.colors = colors
+    self.backgrounds = backgrounds
+    self.headerColor = headerColor
+  }
+}
+
+/// Every code read, in image pixels, with remarks on the search.
+public struct CodeReads: Artifact {
+  public static let displayName = "the codes read"
+  public var barcodes: [BarcodeRecord]
+  public var notes: [String]
+  public init(barcodes: [BarcodeRecord], notes: [String]) {
+    self.barcodes = barcodes
+    self.notes = notes
+  }
+}
+
+/// What OCR read on the card: its lines (card numbers masked), the suggested name, and a payment
+/// card's network and last four digits.
+public struct CardText: Artifact {
+  public static let displayName = "the card's text"
+  public var lines: [TextLine]
+  public var name: NameSuggestion
+  public var payment: PaymentInfo?
+  public var notes: [String]
+  public init(lines: [TextLine], name: NameSuggestion, payment: PaymentInfo?, notes: [String]) {
+    self.lines = lines
+    self.name = name
+    self.payment = payment
+    self.notes = notes
+  }
+}
+
+/// Which issuer the card is from (`IssuerMatch` is the record's own type).
+extension IssuerMatch: Artifact {
+  public static let displayName = "the card's issuer"
+}
+
+/// The receipt's paper flattened, upright and scaled to its text, in grey, and binarised when
+/// first asked for; its corners in full-resolution pixels and the deskew angle.
+public struct ReceiptPage: Artifact {
+  public static let displayName = "the flattened receipt"
+  public var grey: Bitmap
+  public var quad: [Point]
+  /// Degrees the text was turned by to make its rows level.
+  public var skew: Double
+  private let binarisedPage: LazyBitmap
+
+  public init(grey: Bitmap, quad: [Point], skew: Double, binarise: @escaping () -> Bitmap) {
+    self.grey = grey
+    self.quad = quad
+    self.skew = skew
+    self.binarisedPage = LazyBitmap(binarise)
+  }
+
+  /// The page binarised, made on first use: a reading that never needs it should not pay for it.
+  public var binarised: Bitmap { binarisedPage.value }
+
+  private final class LazyBitmap {
+    private var make: (() -> Bitmap)?
+    private var made: Bitmap?
+    init(_ make: @escaping () -> Bitmap) { self.make = make }
+    var value: Bitmap {
+      if let made { return made }
+      let image = make!()
+      made = image
+      make = nil
+      return image
+    }
+  }
+}
+
+/// The receipt's fields as read, with remarks on the reading.
+public struct ReceiptReadout: Artifact {
+  public static let displayName = "the receipt's fields"
+  public var receipt: ReceiptRecord
+  public var notes: [String]
+  public init(receipt: ReceiptRecord, notes: [String]) {
+    self.receipt = receipt
+    self.notes = notes
+  }
+}
