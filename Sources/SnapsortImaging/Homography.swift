@@ -71,8 +71,38 @@ struct HomographyRow {
   }
 }
 
-/// Polygon helpers for quadrilaterals given as four corners in order.
-public enum Quad {
+/// A quadrilateral: its corners in order, clockwise from a top-left corner in the records (the
+/// card's own top-left for a card), in pixels. Written in records as `[[x, y], …]`; the static
+/// helpers take corner lists as detection produces them.
+public struct Quad: Sendable, Equatable, Codable {
+  public var corners: [Point]
+
+  public init(_ corners: [Point]) { self.corners = corners }
+
+  /// The corners with each coordinate passed through `transform` (rounding, scaling).
+  public func map(_ transform: (Double) -> Double) -> Quad {
+    Quad(corners.map { Point(transform($0.x), transform($0.y)) })
+  }
+
+  public init(from decoder: Decoder) throws {
+    var container = try decoder.unkeyedContainer()
+    var corners: [Point] = []
+    while !container.isAtEnd {
+      var pair = try container.nestedUnkeyedContainer()
+      corners.append(Point(try pair.decode(Double.self), try pair.decode(Double.self)))
+    }
+    self.corners = corners
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.unkeyedContainer()
+    for corner in corners {
+      var pair = container.nestedUnkeyedContainer()
+      try pair.encode(corner.x)
+      try pair.encode(corner.y)
+    }
+  }
+
   public static func area(_ q: [Point]) -> Double {
     var sum = 0.0
     for i in 0..<q.count {

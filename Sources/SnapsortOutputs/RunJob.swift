@@ -40,6 +40,8 @@ public struct RunJob: Sendable {
     progress: (@Sendable (Runner.Progress) -> Void)? = nil,
     isCancelled: @escaping @Sendable () -> Bool = { false }
   ) throws -> Result {
+    // Throws InputError for inputs that cannot be listed, PipelineSetupError when a stage cannot
+    // start, OutputError when the output cannot be written.
     let started = Date()
     let clock = DispatchTime.now().uptimeNanoseconds
     var listing = try InputScanner().scan(inputs)
@@ -47,7 +49,9 @@ public struct RunJob: Sendable {
       listing.inputs = listing.inputs.filter { shard.contains($0.relativePath) }
       listing.skipped = listing.skipped.filter { shard.contains($0) }
     }
-    try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
+    try OutputError.writing(outputDirectory) {
+      try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
+    }
     var previous: [String: Record] = [:]
     if resume {
       for record in RecordJournal.previousRecords(in: outputDirectory, configHash: config.hash)
@@ -57,16 +61,22 @@ public struct RunJob: Sendable {
     } else {
       RecordJournal.remove(in: outputDirectory)
     }
-    let journal = try RecordJournal(outputDirectory: outputDirectory, configHash: config.hash)
+    let journal = try OutputError.writing(outputDirectory) {
+      try RecordJournal(outputDirectory: outputDirectory, configHash: config.hash)
+    }
     let collected = RecordCollector(journal: journal)
     let runner = Runner(config: config, jobs: jobs, outputDirectory: outputDirectory)
     let timings = try runner.run(
       listing.inputs, reusing: previous,
       sink: { collected.append($0) }, progress: progress, isCancelled: isCancelled)
-    if let failure = collected.journalFailure { throw failure }
+    if let failure = collected.journalFailure {
+      throw OutputError(path: outputDirectory.path, reason: OutputError.reason(failure))
+    }
 
     let records = collected.records.sorted { $0.file < $1.file }
-    let recordsURL = try RunOutputs.writeRecords(records, to: outputDirectory)
+    let recordsURL = try OutputError.writing(outputDirectory) {
+      try RunOutputs.writeRecords(records, to: outputDirectory)
+    }
 
     let failed = records.filter { $0.status == .error }.count
     let summary = RunSummary(
@@ -81,10 +91,12 @@ public struct RunJob: Sendable {
       stages: RunSummary.stageTimings(timings), skippedFiles: listing.skipped,
       interrupted: timings.notStarted > 0)
     let summaryURL = outputDirectory.appendingPathComponent("run.json")
-    try summary.write(to: summaryURL)
-    try RunOutputs.writeDerived(
-      records: records, summary: summary, to: outputDirectory,
-      sources: Dictionary(listing.inputs.map { ($0.relativePath, $0.url) }) { first, _ in first })
+    try OutputError.writing(summaryURL) { try summary.write(to: summaryURL) }
+    try OutputError.writing(outputDirectory) {
+      try RunOutputs.writeDerived(
+        records: records, summary: summary, to: outputDirectory,
+        sources: Dictionary(listing.inputs.map { ($0.relativePath, $0.url) }) { first, _ in first })
+    }
     // Everything is in records.jsonl now; an interrupted run keeps its journal for the rerun.
     if !summary.interrupted { RecordJournal.remove(in: outputDirectory) }
     return Result(records: records, summary: summary, recordsURL: recordsURL, summaryURL: summaryURL)

@@ -12,6 +12,8 @@ enum SnapsortExit {
   static let missingDependency = ExitCode(3)
   /// The output folder cannot be written.
   static let outputNotWritable = ExitCode(4)
+  /// An error snapsort has no name for: a bug to report.
+  static let internalError = ExitCode(70)
   /// Interrupted (Ctrl-C): in-flight photos finished and what was done was written.
   static let interrupted = ExitCode(130)
 }

@@ -105,12 +105,15 @@ struct RunCommand: ParsableCommand {
     } catch let error as InputError {
       Terminal.error(error.description)
       throw SnapsortExit.usage
-    } catch let error as StageFailure {
+    } catch let error as PipelineSetupError {
       Terminal.error("cannot start the pipeline: \(error)")
       throw SnapsortExit.missingDependency
-    } catch {
-      Terminal.error("run failed: \(error)")
+    } catch let error as OutputError {
+      Terminal.error(error.description)
       throw SnapsortExit.outputNotWritable
+    } catch {
+      Terminal.error("internal error, please report it: \(error)")
+      throw SnapsortExit.internalError
     }
     progress.finish()
 

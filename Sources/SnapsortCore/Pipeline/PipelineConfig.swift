@@ -182,8 +182,18 @@ public struct PipelineConfig: Sendable {
   }
 
   /// Creates one instance of every stage, for one worker.
-  public func instantiate(context: StageContext) throws -> [(Step, any Stage)] {
-    try steps.map { ($0, try $0.make(context)) }
+  ///
+  /// - Throws: `PipelineSetupError` naming the first stage that cannot be created.
+  public func instantiate(context: StageContext) throws(PipelineSetupError) -> [(Step, any Stage)] {
+    var stages: [(Step, any Stage)] = []
+    for step in steps {
+      do {
+        stages.append((step, try step.make(context)))
+      } catch {
+        throw PipelineSetupError(stage: step.name, error: error)
+      }
+    }
+    return stages
   }
 
   private static func jsonErrorSummary(_ error: Error) -> String {

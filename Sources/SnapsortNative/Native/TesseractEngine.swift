@@ -7,9 +7,9 @@ public final class TesseractEngine {
   /// tesseract's confidence (0–100).
   public struct Item: Sendable, Equatable {
     public var text: String
-    public var box: [Double]
+    public var box: Box
     public var confidence: Double
-    public init(text: String, box: [Double], confidence: Double) {
+    public init(text: String, box: Box, confidence: Double) {
       self.text = text
       self.box = box
       self.confidence = confidence
@@ -132,7 +132,9 @@ public final class TesseractEngine {
       }
       result.append(
         Item(
-          text: text, box: [Double(left), Double(top), Double(right - left), Double(bottom - top)],
+          text: text,
+          box: Box(
+            x: Double(left), y: Double(top), width: Double(right - left), height: Double(bottom - top)),
           confidence: Double(TessResultIteratorConfidence(iterator, level))))
     } while TessPageIteratorNext(page, level) != 0
     return result

@@ -96,8 +96,8 @@ public struct HTMLReport {
       photo = "<img class=\"thumb\" src=\"\(HTMLText.escape(href))\" alt=\"photo\" loading=\"lazy\">"
     }
     var overlay = ""
-    if let quad = record.card?.quad, quad.count == 4, quad.allSatisfy({ $0.count == 2 }) {
-      let points = quad.map { "\($0[0]),\($0[1])" }.joined(separator: " ")
+    if let quad = record.card?.quad, quad.corners.count == 4 {
+      let points = quad.corners.map { "\($0.x),\($0.y)" }.joined(separator: " ")
       let stroke = Double(max(image.width, image.height)) / 150
       overlay = "<polygon class=\"quad\" points=\"\(points)\" stroke-width=\"\(stroke)\"/>"
     }

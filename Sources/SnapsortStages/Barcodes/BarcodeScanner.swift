@@ -82,10 +82,10 @@ public final class BarcodeScanner {
     /// linear code as its scan line, a box one pixel high, while zbar's box for the same blurred
     /// code can sit a little above or below it (samples/cards/card-09: 2620012345678 read by
     /// zxing, a ghost 7612012345678 by zbar 25 px lower).
-    static func overlaps(_ a: [Point2]?, _ b: [Point2]?) -> Bool {
-      guard let a, let b, !a.isEmpty, !b.isEmpty else { return true }
-      func grownBox(_ quad: [Point2]) -> (minX: Double, maxX: Double, minY: Double, maxY: Double) {
-        let xs = quad.map { $0[0] }, ys = quad.map { $0[1] }
+    static func overlaps(_ a: Quad?, _ b: Quad?) -> Bool {
+      guard let a, let b, !a.corners.isEmpty, !b.corners.isEmpty else { return true }
+      func grownBox(_ quad: Quad) -> (minX: Double, maxX: Double, minY: Double, maxY: Double) {
+        let xs = quad.corners.map(\.x), ys = quad.corners.map(\.y)
         let margin = max(xs.max()! - xs.min()!, ys.max()! - ys.min()!) / 4
         return (xs.min()! - margin, xs.max()! + margin, ys.min()! - margin, ys.max()! + margin)
       }
@@ -97,9 +97,9 @@ public final class BarcodeScanner {
     /// Records in a stable order: by position (top to bottom, left to right), then value.
     public var sorted: [BarcodeRecord] {
       records.sorted { a, b in
-        let pa = a.quad?.first ?? [0, 0], pb = b.quad?.first ?? [0, 0]
-        if pa[1] != pb[1] { return pa[1] < pb[1] }
-        if pa[0] != pb[0] { return pa[0] < pb[0] }
+        let pa = a.quad?.corners.first ?? Point(0, 0), pb = b.quad?.corners.first ?? Point(0, 0)
+        if pa.y != pb.y { return pa.y < pb.y }
+        if pa.x != pb.x { return pa.x < pb.x }
         return (a.symbology, a.value) < (b.symbology, b.value)
       }
     }
@@ -288,8 +288,8 @@ public final class BarcodeScanner {
     }
   }
 
-  private static func rounded(_ points: [Point]) -> [Point2] {
-    points.map { [$0.x.rounded(), $0.y.rounded()] }
+  private static func rounded(_ points: [Point]) -> Quad {
+    Quad(points).map { $0.rounded() }
   }
 }
 

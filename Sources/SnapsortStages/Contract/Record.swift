@@ -1,10 +1,11 @@
 import Foundation
+import SnapsortImaging
 import SnapsortNative
 
 /// One line of `records.jsonl`: the contract other tools read (see DESIGN.md).
 ///
 /// Field names are never renamed; new fields may be added. Optional members that the contract
-/// shows as `null` are encoded as explicit nulls so readers can rely on the keys being present.
+/// shows as `null` are `@Nullable`: written as explicit nulls so readers can rely on the keys.
 public struct Record: Codable, Sendable, Equatable {
   public enum Status: String, Codable, Sendable { case ok, error }
 
@@ -12,9 +13,9 @@ public struct Record: Codable, Sendable, Equatable {
   public var sha256: String
   public var kind: Kind
   public var status: Status
-  public var image: ImageInfo?
-  public var card: CardRecord?
-  public var receipt: ReceiptRecord?
+  @Nullable public var image: ImageInfo? = nil
+  @Nullable public var card: CardRecord? = nil
+  @Nullable public var receipt: ReceiptRecord? = nil
   public var error: RecordError?
   /// Stage notes that are not errors ("no card found", "no code found", "ocr timed out").
   public var notes: [String]?
@@ -30,20 +31,6 @@ public struct Record: Codable, Sendable, Equatable {
 
   enum CodingKeys: String, CodingKey {
     case file, sha256, kind, status, image, card, receipt, error, notes, classification
-  }
-
-  public func encode(to encoder: Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(file, forKey: .file)
-    try c.encode(sha256, forKey: .sha256)
-    try c.encode(kind, forKey: .kind)
-    try c.encode(status, forKey: .status)
-    try c.encode(image, forKey: .image)
-    try c.encode(card, forKey: .card)
-    try c.encode(receipt, forKey: .receipt)
-    try c.encodeIfPresent(error, forKey: .error)
-    try c.encodeIfPresent(notes, forKey: .notes)
-    try c.encodeIfPresent(classification, forKey: .classification)
   }
 }
 
@@ -87,9 +74,6 @@ public struct ImageInfo: Codable, Sendable, Equatable {
   }
 }
 
-/// A point `[x, y]` in the pixels of the orientation-corrected image.
-public typealias Point2 = [Double]
-
 public struct BarcodeRecord: Codable, Sendable, Equatable {
   public var symbology: String
   public var value: String
@@ -98,7 +82,7 @@ public struct BarcodeRecord: Codable, Sendable, Equatable {
   public var gtin: String?
   /// Base64 of the raw bytes when the payload is not valid UTF-8 text.
   public var bytes: String?
-  public var quad: [Point2]?
+  public var quad: Quad?
   public var decoder: String?
   public var dynamic: Bool?
   public var dynamicReason: String?
@@ -142,8 +126,8 @@ public struct IssuerMatch: Codable, Sendable, Equatable {
       self.confidence = confidence
     }
   }
-  public var id: String?
-  public var name: String?
+  @Nullable public var id: String? = nil
+  @Nullable public var name: String? = nil
   public var confidence: Double
   public var alternatives: [Alternative]
   public init(id: String?, name: String?, confidence: Double, alternatives: [Alternative]) {
@@ -151,13 +135,6 @@ public struct IssuerMatch: Codable, Sendable, Equatable {
     self.name = name
     self.confidence = confidence
     self.alternatives = alternatives
-  }
-  public func encode(to encoder: Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(id, forKey: .id)
-    try c.encode(name, forKey: .name)
-    try c.encode(confidence, forKey: .confidence)
-    try c.encode(alternatives, forKey: .alternatives)
   }
 }
 
@@ -173,9 +150,9 @@ public struct PaymentInfo: Codable, Sendable, Equatable {
 public struct TextLine: Codable, Sendable, Equatable {
   public var text: String
   /// `[x, y, width, height]` in crop pixels.
-  public var box: [Double]
+  public var box: Box
   public var confidence: Double
-  public init(text: String, box: [Double], confidence: Double) {
+  public init(text: String, box: Box, confidence: Double) {
     self.text = text
     self.box = box
     self.confidence = confidence
@@ -183,19 +160,19 @@ public struct TextLine: Codable, Sendable, Equatable {
 }
 
 public struct CardRecord: Codable, Sendable, Equatable {
-  public var quad: [Point2]?
-  public var confidence: Double?
+  @Nullable public var quad: Quad? = nil
+  @Nullable public var confidence: Double? = nil
   /// Why no quad was found, when `quad` is null.
   public var reason: String?
-  public var crop: String?
-  public var colors: [ColorShare]?
+  @Nullable public var crop: String? = nil
+  @Nullable public var colors: [ColorShare]? = nil
   public var backgrounds: [String]?
   public var headerColor: String?
-  public var barcodes: [BarcodeRecord]?
-  public var name: NameSuggestion?
+  @Nullable public var barcodes: [BarcodeRecord]? = nil
+  @Nullable public var name: NameSuggestion? = nil
   public var text: [TextLine]?
-  public var issuer: IssuerMatch?
-  public var payment: PaymentInfo?
+  @Nullable public var issuer: IssuerMatch? = nil
+  @Nullable public var payment: PaymentInfo? = nil
 
   public init() {}
 
@@ -203,22 +180,6 @@ public struct CardRecord: Codable, Sendable, Equatable {
     case quad, confidence, reason, crop, colors, backgrounds, barcodes, name, text, issuer
     case payment
     case headerColor = "header_color"
-  }
-
-  public func encode(to encoder: Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(quad, forKey: .quad)
-    try c.encode(confidence, forKey: .confidence)
-    try c.encodeIfPresent(reason, forKey: .reason)
-    try c.encode(crop, forKey: .crop)
-    try c.encode(colors, forKey: .colors)
-    try c.encodeIfPresent(backgrounds, forKey: .backgrounds)
-    try c.encodeIfPresent(headerColor, forKey: .headerColor)
-    try c.encode(barcodes, forKey: .barcodes)
-    try c.encode(name, forKey: .name)
-    try c.encodeIfPresent(text, forKey: .text)
-    try c.encode(issuer, forKey: .issuer)
-    try c.encode(payment, forKey: .payment)
   }
 }
 
@@ -245,8 +206,8 @@ public struct ReceiptField: Codable, Sendable, Equatable {
 
 public struct ReceiptItem: Codable, Sendable, Equatable {
   public var description: String
-  public var quantity: String?
-  public var unitPrice: String?
+  @Nullable public var quantity: String? = nil
+  @Nullable public var unitPrice: String? = nil
   public var amount: String
   public init(description: String, quantity: String?, unitPrice: String?, amount: String) {
     self.description = description
@@ -258,20 +219,13 @@ public struct ReceiptItem: Codable, Sendable, Equatable {
     case description, quantity, amount
     case unitPrice = "unit_price"
   }
-  public func encode(to encoder: Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(description, forKey: .description)
-    try c.encode(quantity, forKey: .quantity)
-    try c.encode(unitPrice, forKey: .unitPrice)
-    try c.encode(amount, forKey: .amount)
-  }
 }
 
 public struct ReceiptChecks: Codable, Sendable, Equatable {
   /// Whether the items add up to the subtotal (null when either is missing).
-  public var itemsMatchSubtotal: Bool?
+  @Nullable public var itemsMatchSubtotal: Bool? = nil
   /// Whether subtotal − savings + tax equals the total (null when not computable).
-  public var totalsConsistent: Bool?
+  @Nullable public var totalsConsistent: Bool? = nil
   public var problems: [String]
   public init(itemsMatchSubtotal: Bool?, totalsConsistent: Bool?, problems: [String]) {
     self.itemsMatchSubtotal = itemsMatchSubtotal
@@ -283,32 +237,26 @@ public struct ReceiptChecks: Codable, Sendable, Equatable {
     case itemsMatchSubtotal = "items_match_subtotal"
     case totalsConsistent = "totals_consistent"
   }
-  public func encode(to encoder: Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(itemsMatchSubtotal, forKey: .itemsMatchSubtotal)
-    try c.encode(totalsConsistent, forKey: .totalsConsistent)
-    try c.encode(problems, forKey: .problems)
-  }
 }
 
 public struct ReceiptRecord: Codable, Sendable, Equatable {
-  public var merchant: String?
-  public var date: String?
+  @Nullable public var merchant: String? = nil
+  @Nullable public var date: String? = nil
   public var time: String?
-  public var currency: String?
+  @Nullable public var currency: String? = nil
   public var items: [ReceiptItem]
-  public var subtotal: String?
-  public var savings: String?
-  public var tax: String?
-  public var total: String?
-  public var referenceNumber: String?
-  public var checks: ReceiptChecks?
+  @Nullable public var subtotal: String? = nil
+  @Nullable public var savings: String? = nil
+  @Nullable public var tax: String? = nil
+  @Nullable public var total: String? = nil
+  @Nullable public var referenceNumber: String? = nil
+  @Nullable public var checks: ReceiptChecks? = nil
   public var confidence: Double?
   /// Per-field confidence and source line.
   public var fields: [String: ReceiptField]?
   public var text: [TextLine]?
   /// The receipt's corners in full-resolution pixels (the whole image for a scan).
-  public var quad: [Point2]?
+  public var quad: Quad?
   /// Degrees the text was turned by to make its rows level.
   public var skew: Double?
   /// Which preparation of the image was read: `binarised` or `grey`.
@@ -321,26 +269,5 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     case confidence, fields, text, quad, skew
     case imageVariant = "image_variant"
     case referenceNumber = "reference_number"
-  }
-
-  public func encode(to encoder: Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(merchant, forKey: .merchant)
-    try c.encode(date, forKey: .date)
-    try c.encodeIfPresent(time, forKey: .time)
-    try c.encode(currency, forKey: .currency)
-    try c.encode(items, forKey: .items)
-    try c.encode(subtotal, forKey: .subtotal)
-    try c.encode(savings, forKey: .savings)
-    try c.encode(tax, forKey: .tax)
-    try c.encode(total, forKey: .total)
-    try c.encode(referenceNumber, forKey: .referenceNumber)
-    try c.encode(checks, forKey: .checks)
-    try c.encodeIfPresent(confidence, forKey: .confidence)
-    try c.encodeIfPresent(fields, forKey: .fields)
-    try c.encodeIfPresent(quad, forKey: .quad)
-    try c.encodeIfPresent(skew, forKey: .skew)
-    try c.encodeIfPresent(imageVariant, forKey: .imageVariant)
-    try c.encodeIfPresent(text, forKey: .text)
   }
 }

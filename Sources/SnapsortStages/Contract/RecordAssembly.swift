@@ -1,4 +1,5 @@
 import Foundation
+import SnapsortImaging
 import SnapsortNative
 
 /// Puts a photo's record together from its artifacts: the one place where a record is made, so
@@ -31,7 +32,7 @@ public enum RecordAssembly {
     guard geometry != nil || crop != nil || palette != nil || codes != nil || text != nil || issuer != nil
     else { return nil }
     var card = CardRecord()
-    card.quad = (crop?.quad ?? geometry?.quad)?.map { [Rounding.tenths($0.x), Rounding.tenths($0.y)] }
+    card.quad = (crop?.quad ?? geometry?.quad).map { Quad($0).map(Rounding.tenths) }
     card.confidence = geometry?.confidence.map(Rounding.thousandths)
     card.reason = geometry?.reason
     card.crop = crop?.file
@@ -52,7 +53,7 @@ public enum RecordAssembly {
     guard var receipt = artifacts[ReceiptReadout.self]?.receipt ?? page.map({ _ in ReceiptRecord() })
     else { return nil }
     if let page {
-      receipt.quad = page.quad.map { [Rounding.tenths($0.x), Rounding.tenths($0.y)] }
+      receipt.quad = Quad(page.quad).map(Rounding.tenths)
       receipt.skew = Rounding.hundredths(page.skew)
     }
     return receipt

@@ -152,9 +152,9 @@ public final class OCRStage: Stage {
       let sx = Double(gray.width) / Double(page.width), sy = Double(gray.height) / Double(page.height)
       let unscale = { (item: TesseractEngine.Item) -> TesseractEngine.Item in
         var item = item
-        item.box = [item.box[0] * sx, item.box[1] * sy, item.box[2] * sx, item.box[3] * sy].map {
-          $0.rounded()
-        }
+        item.box = Box(
+          x: (item.box.x * sx).rounded(), y: (item.box.y * sy).rounded(),
+          width: (item.box.width * sx).rounded(), height: (item.box.height * sy).rounded())
         return item
       }
       result.lines = result.lines.map(unscale)
@@ -173,14 +173,14 @@ public final class OCRStage: Stage {
 
   /// One line cut out of the prepared crop, with a margin of a third of its height, read as a
   /// single line; nil when there is no time left or nothing legible.
-  static func reread(_ box: [Double], of image: Bitmap, with engine: TesseractEngine, deadline: Int)
+  static func reread(_ box: Box, of image: Bitmap, with engine: TesseractEngine, deadline: Int)
     -> String?
   {
-    guard box.count == 4, deadline > 0 else { return nil }
-    let margin = box[3] / 3
-    let x0 = max(0, Int(box[0] - margin)), y0 = max(0, Int(box[1] - margin))
-    let x1 = min(image.width, Int(box[0] + box[2] + margin)),
-      y1 = min(image.height, Int(box[1] + box[3] + margin))
+    guard deadline > 0 else { return nil }
+    let margin = box.height / 3
+    let x0 = max(0, Int(box.x - margin)), y0 = max(0, Int(box.y - margin))
+    let x1 = min(image.width, Int(box.x + box.width + margin)),
+      y1 = min(image.height, Int(box.y + box.height + margin))
     guard x1 - x0 >= 8, y1 - y0 >= 8 else { return nil }
     let line = image.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     let result = engine.recognize(line, segmentation: .singleLine, deadline: deadline)
@@ -188,7 +188,7 @@ public final class OCRStage: Stage {
     // The same cleaning as the page reading, so that the two compare like for like.
     let whole = TesseractEngine.Item(
       text: result.lines.map(\.text).joined(separator: " "),
-      box: [0, 0, Double(line.width), Double(line.height)],
+      box: Box(x: 0, y: 0, width: Double(line.width), height: Double(line.height)),
       confidence: first.confidence)
     let text = CardNamePicker.clean(whole, words: result.words)
     return text.isEmpty ? nil : text

@@ -212,9 +212,9 @@ public final class ReceiptStage: Stage {
         ReceiptExtractor.looksLikeAddress(ReceiptKeywords.fold($0.text))
       })
     else { return }
-    let lineHeight = lines.map { $0.box[3] }.sorted()[lines.count / 2]
-    let top = max(0, Int(address.box[1] - 4 * lineHeight))
-    let bottom = min(page.height, Int(address.box[1] - 0.08 * lineHeight))
+    let lineHeight = lines.map { $0.box.height }.sorted()[lines.count / 2]
+    let top = max(0, Int(address.box.y - 4 * lineHeight))
+    let bottom = min(page.height, Int(address.box.y - 0.08 * lineHeight))
     guard bottom - top >= Int(lineHeight), page.width >= 8 else { return }
     let band = page.cropped(x: 0, y: top, width: page.width, height: bottom - top)
     var votes: [String: (count: Int, text: String)] = [:]
@@ -236,15 +236,15 @@ public final class ReceiptStage: Stage {
   /// One line cut out of a page with a margin, three ways: as the page was prepared, at 3/4 of
   /// its scale, and binarised anew. Misread digits depend on the pixels around them, so an
   /// error the page reading made is rarely made the same way on all three.
-  static func lineCrops(_ box: [Double], of page: Bitmap) -> [Bitmap] {
-    let pad = box[3] * 0.4
-    let x0 = max(0, Int(box[0] - 2 * pad)), y0 = max(0, Int(box[1] - pad))
-    let x1 = min(page.width, Int(box[0] + box[2] + 2 * pad)),
-      y1 = min(page.height, Int(box[1] + box[3] + pad))
+  static func lineCrops(_ box: Box, of page: Bitmap) -> [Bitmap] {
+    let pad = box.height * 0.4
+    let x0 = max(0, Int(box.x - 2 * pad)), y0 = max(0, Int(box.y - pad))
+    let x1 = min(page.width, Int(box.x + box.width + 2 * pad)),
+      y1 = min(page.height, Int(box.y + box.height + pad))
     guard x1 - x0 >= 8, y1 - y0 >= 8 else { return [] }
     let crop = page.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     let smaller = crop.resized(width: max(8, crop.width * 3 / 4), height: max(8, crop.height * 3 / 4))
-    let binarised = ReceiptImaging.sauvola(crop, radius: max(8, Int(box[3] * 0.6)), k: 0.3)
+    let binarised = ReceiptImaging.sauvola(crop, radius: max(8, Int(box.height * 0.6)), k: 0.3)
     return [crop, smaller, binarised]
   }
 

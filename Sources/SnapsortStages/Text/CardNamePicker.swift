@@ -17,7 +17,7 @@ public enum CardNamePicker {
     public var text: String
     public var score: Double
     /// The line's box `[x, y, width, height]` in the crop's pixels, to read it again.
-    public var box: [Double] = []
+    public var box: Box = .zero
   }
 
   /// - Parameters:
@@ -30,7 +30,7 @@ public enum CardNamePicker {
     var result: [Candidate] = []
     for line in lines {
       // A third of the card tall is a barcode or a logo read as letters (`earn m`), not type.
-      guard line.box[3] <= height * 0.3 else { continue }
+      guard line.box.height <= height * 0.3 else { continue }
       let cleaned = clean(line, words: words)
       let letters = cleaned.filter(\.isLetter).count
       let digits = cleaned.filter(\.isNumber).count
@@ -42,8 +42,8 @@ public enum CardNamePicker {
       let lower = cleaned.lowercased()
       if boilerplate.contains(where: { lower == $0 || lower.hasPrefix($0 + " ") }) { continue }
       if looksLikePersonName(cleaned) { continue }
-      let top = line.box[1] / height
-      let size = line.box[3] / height
+      let top = line.box.y / height
+      let size = line.box.height / height
       // Large type, near the top, recognised with confidence.
       let score = size * 3 + (1 - top) * 0.6 + line.confidence / 100 * 0.5
       result.append(Candidate(text: cleaned, score: score, box: line.box))
@@ -54,9 +54,9 @@ public enum CardNamePicker {
   /// The line's words without low-confidence junk and symbol-only tokens (logos, bars).
   static func clean(_ line: TesseractEngine.Item, words: [TesseractEngine.Item]) -> String {
     let inLine = words.filter { word in
-      let cy = word.box[1] + word.box[3] / 2
-      return cy >= line.box[1] && cy <= line.box[1] + line.box[3] && word.box[0] >= line.box[0] - 2
-        && word.box[0] + word.box[2] <= line.box[0] + line.box[2] + 2
+      let cy = word.box.y + word.box.height / 2
+      return cy >= line.box.y && cy <= line.box.y + line.box.height && word.box.x >= line.box.x - 2
+        && word.box.x + word.box.width <= line.box.x + line.box.width + 2
     }
     let kept = inLine.filter { word in
       let letters = word.text.filter { $0.isLetter || $0.isNumber }.count

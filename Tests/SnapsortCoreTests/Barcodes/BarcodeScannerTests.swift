@@ -41,11 +41,11 @@ final class BarcodeScannerTests: XCTestCase {
     XCTAssertEqual(code.value, "KR20931")
     XCTAssertEqual(code.decoder, "zxing")
     let quad = try XCTUnwrap(code.quad)
-    XCTAssertEqual(quad.count, 4)
+    XCTAssertEqual(quad.corners.count, 4)
     // Clockwise from the top-left, inside the 1170 × 2532 screenshot.
-    XCTAssertLessThan(quad[0][0], quad[1][0])
-    XCTAssertLessThan(quad[1][1], quad[2][1])
-    XCTAssert(quad.allSatisfy { (0...1170).contains($0[0]) && (0...2532).contains($0[1]) })
+    XCTAssertLessThan(quad.corners[0].x, quad.corners[1].x)
+    XCTAssertLessThan(quad.corners[1].y, quad.corners[2].y)
+    XCTAssert(quad.corners.allSatisfy { (0...1170).contains($0.x) && (0...2532).contains($0.y) })
   }
 
   /// Three screenshots side by side: with expected_codes 0 every code is reported, each once,
@@ -72,8 +72,8 @@ final class BarcodeScannerTests: XCTestCase {
       Set(byValue.keys), ["7350012345679", "https://www.ikea.com/family/6275980012345678", "ICA-88812345"])
     XCTAssertEqual(byValue["ICA-88812345"]?.symbology, "code128")
     let third = Double(parts[0].width)
-    XCTAssert(byValue["ICA-88812345"]?.quad?.allSatisfy { $0[0] > 2 * third } ?? false)
-    XCTAssert(byValue["7350012345679"]?.quad?.allSatisfy { $0[0] < third } ?? false)
+    XCTAssert(byValue["ICA-88812345"]?.quad?.corners.allSatisfy { $0.x > 2 * third } ?? false)
+    XCTAssert(byValue["7350012345679"]?.quad?.corners.allSatisfy { $0.x < third } ?? false)
 
     var one = BarcodeScanner.Findings(expectedCodes: 1)
     try BarcodeScanner(strategy: .init()).scan(combined, toImage: { $0 }, into: &one)

@@ -62,7 +62,7 @@ final class RewarpTests: XCTestCase {
     XCTAssertEqual(updated[0], first.records.first { $0.file == "a.jpg" })
     let card = try XCTUnwrap(updated[1].card)
     XCTAssertEqual(updated[1].status, .ok)
-    XCTAssertEqual(card.quad, quad.map { [$0.x, $0.y] })
+    XCTAssertEqual(card.quad, Quad(quad))
     XCTAssertEqual(card.confidence, 1)
     // The crop's top-left is the white quadrant (turned 180°), its bottom-left the green one.
     let crop = try XCTUnwrap(card.crop)
