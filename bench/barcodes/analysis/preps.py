@@ -210,3 +210,60 @@ MULTI = {
     "auto_deskew": lambda g, c: _auto(g, deskew),
     "auto_deskew+up2_cubic": lambda g, c: _auto(g, lambda g, q: (lambda x: None if x is None else resize(x, 2, cv2.INTER_CUBIC))(deskew(g, q))),
 }
+
+
+def region_quads(g, max_regions=2):
+    """Like find_regions, but each blob's outline approximated by 4 corners (perspective kept), when it
+    has 4; otherwise its rotated rectangle."""
+    h, w = g.shape
+    f = min(1.0, 640 / max(h, w))
+    s = cv2.resize(g, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA) if f < 1 else g
+    gx = cv2.Sobel(s, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(s, cv2.CV_32F, 0, 1, ksize=3)
+    mag = cv2.blur(cv2.convertScaleAbs(np.hypot(gx, gy) / 4), (9, 9))
+    _, bw = cv2.threshold(mag, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bw = cv2.morphologyEx(bw, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
+    bw = cv2.morphologyEx(bw, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
+    contours, _ = cv2.findContours(bw, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    quads = []
+    for c in sorted(contours, key=cv2.contourArea, reverse=True)[:max_regions]:
+        if cv2.contourArea(c) < 200:
+            continue
+        hull = cv2.convexHull(c)
+        peri = cv2.arcLength(hull, True)
+        box = None
+        for eps in (0.02, 0.04, 0.06, 0.08):
+            a = cv2.approxPolyDP(hull, eps * peri, True)
+            if len(a) == 4:
+                box = a.reshape(4, 2).astype(np.float32)
+                break
+        if box is None:
+            box = cv2.boxPoints(cv2.minAreaRect(c))
+        box = box / f
+        sm = box.sum(1); df = np.diff(box, axis=1).ravel()
+        quads.append([tuple(box[np.argmin(sm)]), tuple(box[np.argmin(df)]), tuple(box[np.argmax(sm)]),
+                      tuple(box[np.argmax(df)])])
+    return quads
+
+
+def rectify_region(g, quad, margin=0.12):
+    """Perspective-warps a region's 4 corners to an upright rectangle of its mean side lengths, with a margin
+    filled from the image's border (no module count needed)."""
+    if not quad:
+        return None
+    s = [math.dist(quad[i], quad[(i + 1) % 4]) for i in range(4)]
+    wdt, hgt = (s[0] + s[2]) / 2, (s[1] + s[3]) / 2
+    if wdt < 8 or hgt < 8:
+        return None
+    m = margin * max(wdt, hgt)
+    dst = np.float32([[m, m], [m + wdt, m], [m + wdt, m + hgt], [m, m + hgt]])
+    M = cv2.getPerspectiveTransform(np.float32(quad), dst)
+    return cv2.warpPerspective(g, M, (int(wdt + 2 * m), int(hgt + 2 * m)), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+MULTI.update({
+    "auto_rectify": lambda g, c: [x for x in (rectify_region(g, q) for q in region_quads(g)) if x is not None],
+    "auto_rectify+sharpen": lambda g, c: [sharpen(x) for x in (rectify_region(g, q) for q in region_quads(g)) if x is not None],
+    "sharpen+auto_deskew": lambda g, c: _auto(sharpen(g), deskew),
+})

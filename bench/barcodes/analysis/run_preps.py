@@ -9,7 +9,8 @@ Readers (all the product's own libraries):
 Locator-based preparations (crop*, rectify*) use the code's quad from analyse_misses.py's locator
 (a 3.x read or found-but-failed symbol: an oracle for where the code is, not a 1.4 capability);
 auto_* use preps.find_regions, a gradient-blob finder the product could run itself.
-Writes results/preps.jsonl (one line per image x prep x reader). Usage: run_preps.py [--only-missed]
+Writes results/preps.jsonl (one line per image x prep x reader).
+Usage: run_preps.py [--only-missed] [--preps NAME,NAME --append]
 """
 import json, os, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -37,7 +38,11 @@ def negatives():
 def main():
     per_file = {r["file"]: r for r in json.load(open(os.path.join(HERE, "results", "per_file.json")))}
     only_missed = "--only-missed" in sys.argv
-    out = open(os.path.join(HERE, "results", "preps.jsonl"), "w")
+    # --preps a,b,c --append: run only those preparations and append to the grid
+    chosen = None
+    if "--preps" in sys.argv:
+        chosen = set(sys.argv[sys.argv.index("--preps") + 1].split(","))
+    out = open(os.path.join(HERE, "results", "preps.jsonl"), "a" if "--append" in sys.argv else "w")
     items = samples() + negatives()
     for s in items:
         pf = per_file.get(s["file"], {})
@@ -54,6 +59,8 @@ def main():
                 mods = modules_across(s["format"], r3, s["text"] or "")
         ctx = {"quad": quad, "modules": mods if s["format"] not in LINEAR else None}
         for name, fn in list(P.PREPS.items()) + list(P.MULTI.items()):
+            if chosen is not None and name not in chosen:
+                continue
             t = time.process_time()
             try:
                 img = fn(g, ctx)

@@ -70,13 +70,13 @@ def run(f, cascade, rule):
 
 BASE = [("plain", "zx14"), ("invert", "zx14"), ("plain", "zbar")]
 ADD = [("sharpen", "zx14"), ("gauss1", "zx14g"), ("auto_deskew", "zx14"), ("up1.5_cubic", "zx14"),
-       ("clahe", "zbar"), ("auto_deskew+up2_cubic", "zx14")]
+       ("auto_rectify", "zx14"), ("clahe", "zbar"), ("auto_deskew+up2_cubic", "zx14")]
 CONFIRMERS = [("plain", "zx14g"), ("clahe", "zx14"), ("up2_cubic", "zx14"), ("gamma2", "zx14g"), ("rot90", "zx14"),
               ("sharpen", "zbar"), ("up2_cubic", "zbar")]
 CASCADES = {
     "base (plain + inverted 1.4, zbar)": BASE,
-    "base + 6 greedy passes": BASE + ADD,
-    "base + 6 greedy + 7 confirmers": BASE + ADD + CONFIRMERS,
+    "base + 7 greedy passes": BASE + ADD,
+    "base + 7 greedy + 7 confirmers": BASE + ADD + CONFIRMERS,
 }
 
 
