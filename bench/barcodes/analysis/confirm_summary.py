@@ -6,17 +6,41 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import HERE, snapsort_records, samples, record_matches
 
 rows = json.load(open(os.path.join(HERE, "results", "confirm.json")))
-# contradiction: another 1-D code read anywhere in the same image (by any source); R5/R6 refuse a
-# single-library confirmation when one exists
+def mask7(t):
+    return "".join(chr(ord(c) & 0x7F) for c in t)
+
+
 for r in rows:
+    # zbar drops Code 128's FNC4: its value is zxing's with every character's high bit cleared. R7 merges
+    # such a zbar read into the zxing read it masks to (one code, both libraries) before applying R6.
+    merged = [dict(x) for x in r["reads"]]
+    for z in list(merged):
+        if z["fmt"] != "Code128" or any(not s.endswith("zbar") for s in z["sources"]):
+            continue
+        for x in merged:
+            if x is not z and x["fmt"] == "Code128" and x["text"] != z["text"] and mask7(x["text"]) == z["text"]:
+                x["sources"] = sorted(set(x["sources"]) | set(z["sources"]))
+                x["R1_decoders"] = True
+                merged.remove(z)
+                break
+    for x in r["reads"]:
+        m = next((y for y in merged if y["id"] == x["id"]), None)
+        if m is None:  # merged away: it is the same code as a correct read, neither right nor wrong on its own
+            x["R7_R6_with_fnc4_merge"] = None
+        else:
+            x["R7_R6_with_fnc4_merge"] = m["R1_decoders"] or (x["R3_two_sources"] and len(merged) == 1)
+    # contradiction: another 1-D code read anywhere in the same image (by any source); R5/R6 refuse a
+    # single-library confirmation when one exists
     for x in r["reads"]:
         alone = len(r["reads"]) == 1
         x["R5_decoders_or_bands4_uncontradicted"] = x["R1_decoders"] or (x["R2_bands4"] and alone)
         x["R6_decoders_or_two_sources_uncontradicted"] = x["R1_decoders"] or (x["R3_two_sources"] and alone)
 snap = snapsort_records("screenshots")
 smp = {s["file"]: s for s in samples()}
-RULES = ["R1_decoders", "R2_bands3", "R2_bands4", "R2_bands6", "R3_two_sources", "R4_decoders_or_bands4", "R5_decoders_or_bands4_uncontradicted",
-         "R6_decoders_or_two_sources_uncontradicted"]
+RULES = ["R1_decoders", "R2_bands3", "R2_bands4", "R2_bands6", "R3_two_sources", "R4_decoders_or_bands4",
+         "R5_decoders_or_bands4_uncontradicted",
+         "R6_decoders_or_two_sources_uncontradicted",
+         "R7_R6_with_fnc4_merge"]
 print("| rule | correct reads kept | correct reads lost | of which read by the screenshots preset now | wrong reads passed | wrong reads blocked |")
 print("|---|---:|---:|---:|---:|---:|")
 lost_files = collections.defaultdict(list)
@@ -31,6 +55,8 @@ for rule in RULES + ["zbar_q>=2 or zx14"]:
                     continue
             else:
                 ok_rule = x[rule]
+                if ok_rule is None:
+                    continue
             if x["ok"]:
                 if ok_rule:
                     kept += 1
