@@ -99,7 +99,8 @@ def surface(kind, size, rng, nrng):
         small = nrng.random((max(3, h // 60), max(3, w // 60), 3)).astype(np.float32)
         base = np.array(A.random_colour(rng), np.float32)
         other = np.array(A.random_colour(rng), np.float32)
-        big = np.asarray(Image.fromarray((small * 255).astype(np.uint8)).resize((w, h), Image.BICUBIC).filter(ImageFilter.GaussianBlur(25)), np.float32) / 255
+        mid = Image.fromarray((small * 255).astype(np.uint8)).resize((w // 8, h // 8), Image.BICUBIC).filter(ImageFilter.GaussianBlur(3))
+        big = np.asarray(mid.resize((w, h), Image.BILINEAR), np.float32) / 255
         t = big.mean(2, keepdims=True)
         img = base * (1 - t) + other * t
         if kind == "marble":
@@ -256,7 +257,9 @@ def render_photo(rng, nrng, make_art):
     sm = Image.new("L", size, 0)
     off = rng.uniform(2, 14)
     ImageDraw.Draw(sm).polygon([(x + off, y + off * 1.2) for x, y in quad], fill=int(rng.uniform(40, 110)))
-    canvas.paste(Image.new("RGB", size, (0, 0, 0)), (0, 0), sm.filter(ImageFilter.GaussianBlur(rng.uniform(4, 16))))
+    blur = rng.uniform(4, 16)
+    sm = sm.resize((size[0] // 4, size[1] // 4), Image.BILINEAR).filter(ImageFilter.GaussianBlur(blur / 4)).resize(size, Image.BILINEAR)
+    canvas.paste(Image.new("RGB", size, (0, 0, 0)), (0, 0), sm)
     aw, ah = art.size
     hm_inv = homography(quad, [(0, 0), (aw, 0), (aw, ah), (0, ah)])
     coeff = hm_inv.flatten()[:8]
@@ -535,9 +538,16 @@ def render_screenshot(rng, nrng, content, make_art, app, fams):
         effects.append("carousel")
     quad = sc.tile(art, box, radius)
     if app == "apple_wallet":
-        sy = y + card_h + p(12)
-        for i in range(rng.randint(1, 3)):
-            nb = (x0, sy + i * p(56), x0 + card_w, sy + i * p(56) + card_h)
+        # The other passes: stacked below the card (their tops showing), or at the bottom of the
+        # screen running off its edge.
+        n = rng.randint(1, 4)
+        step = p(rng.uniform(14, 56))
+        if rng.random() < 0.5:
+            sy = y + card_h + p(rng.uniform(10, 24))
+        else:
+            sy = max(y + card_h + p(10), sc.H - bottom - n * step - p(rng.uniform(10, 40)))
+        for i in range(n):
+            nb = (x0, sy + i * step, x0 + card_w, sy + i * step + card_h)
             if nb[1] < sc.H - bottom:
                 ImageDraw.Draw(sc.img).rounded_rectangle(nb, radius=radius, fill=A.random_colour(rng))
                 others.append(r1(box_poly(nb)))
