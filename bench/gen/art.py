@@ -157,7 +157,7 @@ def make_content(rng, split_fams, lang=None):
         name = name.lower()
     words = name.split()
     lines = [name]
-    if len(words) >= 3 and rng.random() < 0.2:
+    if len(words) >= 3 and rng.random() < 0.35:
         a, b = sorted(rng.sample(range(1, len(words)), 2))
         lines = [" ".join(words[:a]), " ".join(words[a:b]), " ".join(words[b:])]
     elif len(words) >= 2 and rng.random() < 0.35:
@@ -488,7 +488,7 @@ LAYOUT_SLOTS = {
                     "number": (56, 382, 600, 418), "boilerplate": (56, 600, 700, 626), "code1d": (430, 430, 966, 610),
                     "code2d": (790, 270, 962, 442), "align": "left", "name_region": "band"},
     "logo_side": {"logo": (56, 110, 250, 304), "name": (284, 100, 960, 260), "tagline": (286, 268, 960, 302),
-                  "programme": (286, 316, 960, 356), "code1d": (56, 400, 560, 612), "code2d": (790, 420, 962, 592),
+                  "programme": (286, 316, 960, 356), "code1d": (56, 400, 560, 612), "code2d": (380, 410, 570, 600),
                   "holder": (590, 500, 962, 536), "number": (590, 546, 962, 582), "boilerplate": (56, 370, 560, 394),
                   "align": "left", "right_align": ("holder", "number")},
     "split_panel": {"band": ("rect", (560, 0, 1012, 638)), "name": (48, 60, 520, 330), "programme": (50, 346, 520, 386),
@@ -602,7 +602,14 @@ def render_art(rng, nrng, content, fams, layout, scale=1.0):
         lb = L["logo"]
         if lb[0] < 300:
             nbox[0] = lb[2] + 24
-    n_lines = len(content["name_lines"])
+    if has_logo:
+        # Never set the name over the logo: give the name the side of its box away from the logo.
+        lb = L["logo"]
+        if lb[0] < nbox[2] and lb[2] > nbox[0] and lb[1] < nbox[3] and lb[3] > nbox[1]:
+            if (lb[0] + lb[2]) / 2 > (nbox[0] + nbox[2]) / 2:
+                nbox[2] = min(nbox[2], lb[0] - 24)
+            else:
+                nbox[0] = max(nbox[0], lb[2] + 24)
     # Large names are rare on real cards beyond ~110 px cap height: cap the size, sometimes smaller.
     max_size = rng.uniform(60, 130) * s
     nb = jit(nbox, 6)

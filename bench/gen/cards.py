@@ -114,7 +114,12 @@ def render_one(job):
         elif k == "crop":
             img, g = S.render_crop(rng, nrng, make_art)
         else:
-            img, g = S.render_screenshot(rng, nrng, content, make_art, app, st["fams"])
+            def make_other(scale):
+                other = A.make_content(rng, st["fams"])
+                lay = rng.choice(st["payment"] if other["payment"] else st["loyalty"])
+                return A.render_art(rng, nrng, other, st["fams"], lay, scale)[0]
+
+            img, g = S.render_screenshot(rng, nrng, content, make_art, app, st["fams"], make_other)
         if img is not None:
             break
     else:

@@ -451,6 +451,15 @@ class _NoLabels:
         getattr(ImageDraw.Draw(self.img), kind)(shape, fill=colour, **kw)
 
 
+def other_card(sc, rng, box, radius, make_other):
+    """Another card beside or under the main one: real artwork of other content, or a plain tile."""
+    art = make_other(min(1.0, max(0.4, (box[2] - box[0]) / A.CARD_W))) if make_other and rng.random() < 0.8 else None
+    if art is None:
+        ImageDraw.Draw(sc.img).rounded_rectangle(box, radius=radius, fill=A.random_colour(rng))
+    else:
+        sc.tile(art, box, radius)
+
+
 def blurred_photo(size, rng, nrng):
     w, h = size
     small = Image.new("RGB", (48, int(48 * h / w)), A.random_colour(rng))
@@ -461,7 +470,7 @@ def blurred_photo(size, rng, nrng):
     return small.filter(ImageFilter.GaussianBlur(3)).resize((w, h), Image.BICUBIC)
 
 
-def render_screenshot(rng, nrng, content, make_art, app, fams):
+def render_screenshot(rng, nrng, content, make_art, app, fams, make_other=None):
     """App screenshot; main card ground truth in screen pixels."""
     dark = rng.random() < 0.45
     platform = "ios" if app == "apple_wallet" else ("android" if app in ("google_wallet", "catima") else rng.choice(["ios", "android"]))
@@ -531,9 +540,8 @@ def render_screenshot(rng, nrng, content, make_art, app, fams):
         for side in (-1, 1):
             if rng.random() < 0.85:
                 nx0 = x0 + side * (card_w + gap)
-                ncol = A.random_colour(rng)
                 nb = (nx0, y, nx0 + card_w, y + card_h)
-                ImageDraw.Draw(sc.img).rounded_rectangle(nb, radius=radius, fill=ncol)
+                other_card(sc, rng, nb, radius, make_other)
                 others.append(r1(box_poly(nb)))
         effects.append("carousel")
     quad = sc.tile(art, box, radius)
@@ -549,7 +557,7 @@ def render_screenshot(rng, nrng, content, make_art, app, fams):
         for i in range(n):
             nb = (x0, sy + i * step, x0 + card_w, sy + i * step + card_h)
             if nb[1] < sc.H - bottom:
-                ImageDraw.Draw(sc.img).rounded_rectangle(nb, radius=radius, fill=A.random_colour(rng))
+                other_card(sc, rng, nb, radius, make_other)
                 others.append(r1(box_poly(nb)))
         effects.append("stack")
     k = card_w / art.size[0]
