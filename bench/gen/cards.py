@@ -117,7 +117,7 @@ def render_one(job):
             def make_other(scale):
                 other = A.make_content(rng, st["fams"])
                 lay = rng.choice(st["payment"] if other["payment"] else st["loyalty"])
-                return A.render_art(rng, nrng, other, st["fams"], lay, scale)[0]
+                return A.render_art(rng, nrng, other, st["fams"], lay, scale)
 
             img, g = S.render_screenshot(rng, nrng, content, make_art, app, st["fams"], make_other)
         if img is not None:

@@ -453,11 +453,14 @@ class _NoLabels:
 
 def other_card(sc, rng, box, radius, make_other):
     """Another card beside or under the main one: real artwork of other content, or a plain tile."""
-    art = make_other(min(1.0, max(0.4, (box[2] - box[0]) / A.CARD_W))) if make_other and rng.random() < 0.8 else None
+    art, gt = make_other(min(1.0, max(0.4, (box[2] - box[0]) / A.CARD_W))) if make_other and rng.random() < 0.8 else (None, None)
     if art is None:
         ImageDraw.Draw(sc.img).rounded_rectangle(box, radius=radius, fill=A.random_colour(rng))
     else:
         sc.tile(art, box, radius)
+    code = gt["barcode"] if gt else None
+    return {"quad": r1(box_poly(box)), "name": gt["name"] if gt else None,
+            "barcode": {"symbology": code["symbology"], "value": code["value"]} if code else None}
 
 
 def blurred_photo(size, rng, nrng):
@@ -541,8 +544,7 @@ def render_screenshot(rng, nrng, content, make_art, app, fams, make_other=None):
             if rng.random() < 0.85:
                 nx0 = x0 + side * (card_w + gap)
                 nb = (nx0, y, nx0 + card_w, y + card_h)
-                other_card(sc, rng, nb, radius, make_other)
-                others.append(r1(box_poly(nb)))
+                others.append(other_card(sc, rng, nb, radius, make_other))
         effects.append("carousel")
     quad = sc.tile(art, box, radius)
     if app == "apple_wallet":
@@ -557,8 +559,7 @@ def render_screenshot(rng, nrng, content, make_art, app, fams, make_other=None):
         for i in range(n):
             nb = (x0, sy + i * step, x0 + card_w, sy + i * step + card_h)
             if nb[1] < sc.H - bottom:
-                other_card(sc, rng, nb, radius, make_other)
-                others.append(r1(box_poly(nb)))
+                others.append(other_card(sc, rng, nb, radius, make_other))
         effects.append("stack")
     k = card_w / art.size[0]
     lines, code = map_art_gt(gt, lambda pts: [[x0 + px * k, y + py * k] for px, py in pts])

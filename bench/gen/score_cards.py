@@ -11,7 +11,8 @@ Per group (all, kind, app family by default; any ground-truth key with --by):
   colour         CIEDE2000 < 10 between the truth's top colour and the record's first background
                  (card.backgrounds[0], else colors[0]); "colour any": any record colour
   code exact     the truth's code value is among the record's barcodes (UPC-A also as its EAN-13 form)
-  false codes    images with a read whose value is not the truth's
+  false codes    images with a read whose value is neither the truth's nor another visible card's
+  other code     images with a read of another card's code (carousel neighbour, stacked pass)
   issuer         card.issuer.id == truth issuer_id (catalog cards only); issuer false: a catalog id
                  given to a card whose brand is not in the catalog
   payment        network and last four digits (payment cards only)
@@ -120,13 +121,18 @@ def score_one(t, r):
         first = (card.get("backgrounds") or [None])[0] or ((card.get("colors") or [{}])[0]).get("hex")
         s["colour_ok"] = bool(first) and ciede2000(lab(top), lab(first)) < 10
         s["colour_any"] = any(ciede2000(lab(top), lab(c["hex"])) < 10 for c in card.get("colors") or [])
-    reads = [(b.get("symbology"), b.get("value")) for b in card.get("barcodes") or []]
+    reads = [(b.get("symbology"), b.get("value"), b.get("gtin")) for b in card.get("barcodes") or []]
+    # Codes of other cards visible in a screenshot (carousel neighbours, stacked passes) are real
+    # codes, just not the main card's: counted apart, not as false.
+    others = set()
+    for o in t.get("others") or []:
+        if isinstance(o, dict) and o.get("barcode"):
+            others |= code_forms(o["barcode"]["symbology"], o["barcode"]["value"])
+    forms = code_forms(t["barcode"]["symbology"], t["barcode"]["value"]) if t.get("barcode") else set()
     if t.get("barcode"):
-        forms = code_forms(t["barcode"]["symbology"], t["barcode"]["value"])
-        s["code_exact"] = any(v in forms or (b.get("gtin") in forms) for b, (_, v) in zip(card.get("barcodes") or [], reads))
-        s["false_code"] = any(v not in forms for _, v in reads)
-    else:
-        s["false_code"] = bool(reads)
+        s["code_exact"] = any(v in forms or g in forms for _, v, g in reads)
+    s["false_code"] = any(v not in forms and g not in forms and v not in others and g not in others for _, v, g in reads)
+    s["other_code"] = any((v in others or g in others) and v not in forms for _, v, g in reads)
     issuer = (card.get("issuer") or {}).get("id")
     if t.get("name_in_catalog"):
         s["issuer_ok"] = issuer == t["issuer_id"]
@@ -142,7 +148,7 @@ COLUMNS = [
     ("name exact", "name_exact", None), ("name ≥0.8", "name_fuzzy", None),
     ("quad ≥.90", "iou", lambda v: v >= 0.9), ("quad ≥.95", "iou", lambda v: v >= 0.95), ("corners", "order_ok", None),
     ("colour", "colour_ok", None), ("colour any", "colour_any", None),
-    ("code exact", "code_exact", None), ("false codes", "false_code", None),
+    ("code exact", "code_exact", None), ("false codes", "false_code", None), ("other card's code", "other_code", None),
     ("issuer", "issuer_ok", None), ("issuer false", "issuer_false", None), ("payment", "payment_ok", None),
 ]
 
