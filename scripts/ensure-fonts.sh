@@ -20,11 +20,14 @@ fonts-averia-gwf fonts-averia-sans-gwf fonts-averia-serif-gwf
 fonts-firacode fonts-jetbrains-mono fonts-hack-ttf fonts-courier-prime fonts-ocr-b
 "
 
+# One dpkg-query for all packages: the installed ones are listed as "NAME install ok installed".
+installed=$(dpkg-query -W -f='${Package} ${Status}\n' $PACKAGES 2>/dev/null | awk '$4 == "installed" {print $1}')
 missing=""
 for p in $PACKAGES; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-        missing="$missing $p"
-    fi
+    case " $(echo $installed) " in
+        *" $p "*) ;;
+        *) missing="$missing $p" ;;
+    esac
 done
 [ -z "$missing" ] && exit 0
 
