@@ -134,15 +134,24 @@ def render_one(job):
         fmt = "png" if rng.random() < 0.4 else "jpeg"
     quality = rng.randint(60, 95) if fmt == "jpeg" else None
     path = os.path.join(out, name + (".jpg" if fmt == "jpeg" else ".png"))
+    # A phone's photo is often stored sideways with an EXIF orientation tag; the ground truth stays in
+    # the orientation-corrected pixels (what the records' coordinates use).
+    orientation = rng.choice([3, 6, 6, 8]) if k == "photo" and rng.random() < 0.12 else None
     if fmt == "jpeg":
-        img.save(path, "JPEG", quality=quality)
+        if orientation:
+            stored = img.transpose({3: Image.ROTATE_180, 6: Image.ROTATE_90, 8: Image.ROTATE_270}[orientation])
+            exif = Image.Exif()
+            exif[0x0112] = orientation
+            stored.save(path, "JPEG", quality=quality, exif=exif.tobytes())
+        else:
+            img.save(path, "JPEG", quality=quality)
     else:
         img.save(path, "PNG", compress_level=3)
-    effects = ag.get("effects", []) + g["effects"] + ([f"jpeg_q{quality}"] if quality else [])
+    effects = ag.get("effects", []) + g["effects"] + ([f"jpeg_q{quality}"] if quality else []) + ([f"exif_orientation_{orientation}"] if orientation else [])
     truth = {
         "generator": "bench/gen/cards.py", "version": VERSION, "seed": seed, "index": index,
         "kind": k, "split": split, "file": os.path.basename(path),
-        "width": img.width, "height": img.height, "format": fmt, "jpeg_quality": quality,
+        "width": img.width, "height": img.height, "format": fmt, "jpeg_quality": quality, "exif_orientation": orientation,
         "language": content["lang"],
         "font_family": ag["font_family"], "font_file": ag["font_file"], "font_category": ag["font_category"],
         "small_font_family": ag.get("small_font_family"),
