@@ -298,6 +298,35 @@ def paint_background(cv, rng, nrng, base, second, style, box=None):
         shade = np.clip(b * rng.uniform(0.5, 0.8), 0, 255) if luminance(base) > 0.2 else np.clip(b + rng.uniform(30, 70), 0, 255)
         out = b[None, None] * (1 - 0.6 * arr[..., None]) + shade[None, None] * 0.6 * arr[..., None]
         cv.img.paste(Image.fromarray(out.astype(np.uint8)), (x0, y0))
+    elif style == "scene":
+        # A photo behind the text: sky, sun, hills or buildings, foliage blobs, softly blurred.
+        sw, sh = 160, max(20, int(160 * h / w))
+        sky_top, sky_bottom = np.array(random_colour(rng, rng.choice(["vivid", "pastel", "dark"])), np.float32), np.array(random_colour(rng, "light"), np.float32)
+        t = np.linspace(0, 1, sh, dtype=np.float32)[:, None, None]
+        small = Image.fromarray((sky_top * (1 - t) + sky_bottom * t).repeat(sw, 1).astype(np.uint8))
+        d = ImageDraw.Draw(small)
+        sx, sy, sr = rng.uniform(0, sw), rng.uniform(0, sh * 0.5), rng.uniform(6, 20)
+        d.ellipse((sx - sr, sy - sr, sx + sr, sy + sr), fill=random_colour(rng, "light"))
+        for layer_i in range(rng.randint(2, 4)):
+            col = random_colour(rng, rng.choice(["muted", "dark", "vivid"]))
+            base_y = sh * (0.45 + 0.15 * layer_i)
+            if rng.random() < 0.5:
+                pts = [(0, sh)] + [(x, base_y + math.sin(x / rng.uniform(10, 30) + layer_i) * sh * 0.08) for x in range(0, sw + 8, 8)] + [(sw, sh)]
+                d.polygon(pts, fill=col)
+            else:
+                x = 0
+                while x < sw:
+                    bw_, bh_ = rng.uniform(8, 24), rng.uniform(0.15, 0.5) * sh
+                    d.rectangle((x, base_y - bh_, x + bw_, sh), fill=col)
+                    x += bw_ + rng.uniform(0, 6)
+        for _ in range(rng.randint(0, 8)):
+            bx, by, br = rng.uniform(0, sw), rng.uniform(sh * 0.5, sh), rng.uniform(3, 12)
+            d.ellipse((bx - br, by - br, bx + br, by + br), fill=random_colour(rng, "muted"))
+        photo = small.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.5))).resize((w, h), Image.BICUBIC)
+        if rng.random() < 0.5:
+            # Darkened or washed out so the text stays readable, as designers do.
+            photo = Image.blend(photo, Image.new("RGB", (w, h), (0, 0, 0) if rng.random() < 0.6 else (255, 255, 255)), rng.uniform(0.2, 0.5))
+        cv.img.paste(photo, (x0, y0))
     elif style == "pattern":
         layer = Image.new("RGB", (w, h), base)
         d = ImageDraw.Draw(layer)
@@ -444,8 +473,11 @@ def place_code(img, cv, rng, sym, value, box, text_font=None, panel=True, panel_
 
 # --- text blocks --------------------------------------------------------------------------------
 
-def draw_lines(img, lines, entry, box, colour, align="left", valign="top", spacing=1.15, max_size=None):
-    """Sets lines in the largest size that fits box; returns [{text, box}] with ink boxes."""
+def draw_lines(img, lines, entry, box, colour, align="left", valign="top", spacing=1.15, max_size=None, style=None):
+    """Sets lines in the largest size that fits box; returns [{text, box}] with ink boxes.
+    style (names only): {"tracking": em, "stroke": (width_em, colour), "shadow": (dx_em, dy_em, colour),
+    "badge": (colour, pad_em)}."""
+    style = style or {}
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     n = len(lines)
@@ -453,21 +485,72 @@ def draw_lines(img, lines, entry, box, colour, align="left", valign="top", spaci
     if max_size:
         per = min(per, max_size)
     size = min(fit_size(entry, ln, w, per) for ln in lines)
-    f = font(entry["path"], size)
+    track = style.get("tracking", 0.0)
+    stroke_em, stroke_col = style.get("stroke", (0.0, None))
+
+    def width(f, ln, sz):
+        return f.getlength(ln) + track * sz * max(0, len(ln) - 1) + 2 * stroke_em * sz
+
+    for _ in range(20):
+        f = font(entry["path"], size)
+        if max(width(f, ln, size) for ln in lines) <= w or size <= 8:
+            break
+        size = max(8, int(size * 0.93))
     d = ImageDraw.Draw(img)
     ascent, descent = f.getmetrics()
     line_h = (ascent + descent) * spacing * 0.92
     total = line_h * (n - 1) + (ascent + descent)
     ty = y0 if valign == "top" else (y1 - total if valign == "bottom" else y0 + (h - total) / 2)
+    sw = int(round(stroke_em * size))
     out = []
     for i, ln in enumerate(lines):
-        lw = f.getlength(ln)
+        lw = width(f, ln, size)
         tx = x0 if align == "left" else (x1 - lw if align == "right" else x0 + (w - lw) / 2)
         y = ty + i * line_h
-        d.text((tx, y), ln, font=f, fill=colour)
-        bb = d.textbbox((tx, y), ln, font=f)
+        if track:
+            pos, x = [], tx + sw
+            for ch in ln:
+                pos.append((x, ch))
+                x += f.getlength(ch) + track * size
+        else:
+            pos = [(tx + sw, ln)]
+        boxes = [d.textbbox((px, y), t, font=f, stroke_width=sw) for px, t in pos if t.strip()]
+        bb = [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)]
+        if "badge" in style:
+            bcol, pad = style["badge"]
+            pp = pad * size
+            d.rounded_rectangle((bb[0] - pp, bb[1] - pp * 0.7, bb[2] + pp, bb[3] + pp * 0.7), radius=int(pp), fill=bcol)
+        if "shadow" in style:
+            dx, dy, scol = style["shadow"]
+            for px, t in pos:
+                d.text((px + dx * size, y + dy * size), t, font=f, fill=scol)
+        for px, t in pos:
+            d.text((px, y), t, font=f, fill=colour, stroke_width=sw, stroke_fill=stroke_col)
         out.append({"text": ln, "box": [float(v) for v in bb], "size": size})
     return out
+
+
+def name_style(rng, colour, region):
+    """Text effects real card names carry: letter spacing, an outline, a drop shadow, a badge."""
+    style, effects = {}, []
+    r = rng.random()
+    if r < 0.1:
+        style["tracking"] = rng.uniform(0.05, 0.3)
+        effects.append("name_tracking")
+    r = rng.random()
+    if r < 0.07:
+        style["stroke"] = (rng.uniform(0.02, 0.05), (0, 0, 0) if luminance(colour) > 0.4 else (255, 255, 255))
+        effects.append("name_outline")
+    elif r < 0.15:
+        style["shadow"] = (rng.uniform(-0.03, 0.05), rng.uniform(0.02, 0.06),
+                           tuple(int(v * 0.35) for v in region) if luminance(region) > 0.1 else (0, 0, 0))
+        effects.append("name_shadow")
+    elif r < 0.23:
+        badge = random_colour(rng)
+        if contrast(badge, colour) >= 3.5:
+            style["badge"] = (badge, rng.uniform(0.15, 0.35))
+            effects.append("name_badge")
+    return style, effects
 
 
 # --- layouts ------------------------------------------------------------------------------------
@@ -567,7 +650,7 @@ def render_art(rng, nrng, content, fams, layout, scale=1.0):
     second = content["colours"][1] if len(content["colours"]) > 1 else random_colour(rng)
     if L.get("band_colour") == "light" and rng.random() < 0.7:
         second = random_colour(rng, "white")
-    style = rng.choices(["flat", "gradient", "radial", "pattern", "texture"], [35, 20, 10, 17, 18] if layout == "bottom_name" else [40, 22, 10, 15, 13])[0]
+    style = rng.choices(["flat", "gradient", "radial", "pattern", "texture", "scene"], [30, 18, 8, 15, 14, 15] if layout == "bottom_name" else [38, 20, 10, 14, 10, 8])[0]
     effects.append("bg_" + (paint_background(cv, rng, nrng, base, second, style) or style))
     if "band" in L:
         shape_kind, shape = L["band"]
@@ -616,8 +699,16 @@ def render_art(rng, nrng, content, fams, layout, scale=1.0):
     region = mean_colour(img, nb)
     name_colour = text_colour_for(region, rng, [rgb("#ffffff"), second, base, (20, 20, 20)])
     valign = L.get("valign", "top" if rng.random() < 0.7 else "center")
-    name_lines = draw_lines(img, content["name_lines"], name_entry, nb, name_colour, align=align, valign=valign, max_size=max_size)
-    polarity = "light_on_dark" if luminance(name_colour) > luminance(region) else "dark_on_light"
+    nstyle, neffects = name_style(rng, name_colour, region)
+    effects += neffects
+    if "badge" in nstyle:
+        # The badge needs room around the text inside the slot.
+        pad = int((nb[3] - nb[1]) * 0.12)
+        nb = (nb[0] + pad, nb[1] + pad, nb[2] - pad, nb[3] - pad)
+    name_lines = draw_lines(img, content["name_lines"], name_entry, nb, name_colour, align=align, valign=valign, max_size=max_size, style=nstyle)
+    # Polarity: the name against what is right behind it (the badge when there is one).
+    behind = nstyle["badge"][0] if "badge" in nstyle else region
+    polarity = "light_on_dark" if luminance(name_colour) > luminance(behind) else "dark_on_light"
     # Logo beside the name.
     logo_box = None
     if has_logo:
