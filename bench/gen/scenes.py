@@ -176,24 +176,45 @@ def clutter(canvas, rng, n):
 
 
 def hand(canvas, quad, rng):
-    """A thumb over one edge of the card and a palm beyond it."""
-    d = ImageDraw.Draw(canvas)
+    """A hand holding the card: a thumb (with a nail and shading) over one edge, the palm beyond it."""
     i = rng.randrange(4)
     (ax, ay), (bx, by) = quad[i], quad[(i + 1) % 4]
     t = rng.uniform(0.2, 0.8)
     px, py = ax + (bx - ax) * t, ay + (by - ay) * t
     cx, cy = sum(q[0] for q in quad) / 4, sum(q[1] for q in quad) / 4
-    nx, ny = px - cx, py - cy
-    norm = math.hypot(nx, ny) or 1
-    nx, ny = nx / norm, ny / norm
     diag = math.dist(quad[0], quad[2])
-    skin = rng.choice([(224, 180, 150), (198, 150, 118), (141, 97, 68), (236, 200, 176), (110, 74, 50)])
-    r = diag * rng.uniform(0.05, 0.08)
-    tx, ty = px - nx * r * 0.9, py - ny * r * 0.9
-    d.ellipse((tx - r, ty - r * 1.1, tx + r, ty + r * 1.1), fill=skin)
-    d.polygon([(tx - ny * r, ty + nx * r), (tx + ny * r, ty - nx * r),
-               (tx + ny * r * 2.5 + nx * diag, ty - nx * r * 2.5 + ny * diag),
-               (tx - ny * r * 2.5 + nx * diag, ty + nx * r * 2.5 + ny * diag)], fill=skin)
+    skin = np.array(rng.choice([(224, 180, 150), (198, 150, 118), (141, 97, 68), (236, 200, 176), (110, 74, 50)]), np.float32)
+    # Draw in a local frame: x along the thumb (pointing into the card), y across it.
+    tw = diag * rng.uniform(0.07, 0.1)          # thumb width
+    tl = tw * rng.uniform(2.4, 3.4)             # thumb length
+    inside = tw * rng.uniform(0.8, 1.8)         # how far the thumb reaches over the card
+    size = int(tl + diag * 0.9)
+    layer = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    d = ImageDraw.Draw(layer)
+    ox, oy = size - tl, size / 2               # thumb tip lies at (size, size/2)
+    col = tuple(int(v) for v in skin) + (255,)
+    dark = tuple(int(v * 0.8) for v in skin) + (255,)
+    side = rng.choice([-1, 1])
+    ex, ey, rx, ry = ox - diag * 0.2, oy + side * tw * 1.2, diag * 0.32, diag * 0.26
+    d.ellipse((ex - rx, ey - ry, ex + rx, ey + ry), fill=dark)
+    d.polygon([(ex, ey - side * ry * 0.2), (ox + tw * 1.2, oy - tw * 0.5), (ox + tw * 1.2, oy + tw * 0.5), (ex + rx * 0.6, ey)], fill=dark)
+    d.rounded_rectangle((ox, oy - tw / 2, size - 1, oy + tw / 2), radius=int(tw / 2), fill=col)
+    nl = tw * 0.75
+    d.rounded_rectangle((size - nl - tw * 0.08, oy - tw * 0.32, size - tw * 0.08, oy + tw * 0.32), radius=int(tw * 0.3),
+                        fill=tuple(int(min(255, v * 1.12 + 20)) for v in skin) + (255,))
+    d.line((ox + tl * 0.45, oy - tw * 0.45, ox + tl * 0.45, oy + tw * 0.45), fill=dark, width=max(1, int(tw * 0.04)))
+    layer = layer.filter(ImageFilter.GaussianBlur(max(0.5, tw * 0.02)))
+    # Direction from the edge point into the card: the thumb points that way.
+    dx, dy = cx - px, cy - py
+    ang = math.degrees(math.atan2(dy, dx))
+    rot = layer.rotate(-ang, resample=Image.BICUBIC, expand=True)
+    # After rotation about the centre, the tip (size, size/2) sits at centre + (size/2)·(cos, sin).
+    rc = (rot.width / 2, rot.height / 2)
+    a = math.radians(ang)
+    norm = math.hypot(dx, dy) or 1
+    tipx, tipy = px + dx / norm * inside, py + dy / norm * inside
+    ox_, oy_ = tipx - (rc[0] + size / 2 * math.cos(a)), tipy - (rc[1] + size / 2 * math.sin(a))
+    canvas.paste(rot, (int(ox_), int(oy_)), rot)
 
 
 def finish_photo(img, rng, nrng, effects):
