@@ -1,0 +1,153 @@
+"""Word lists for invented card text in the ten Card Snap languages (ru, en, uk, pl, de, fr, es, it,
+nl, sv). Generic vocabulary only: shop types, place and family names, programme words, boilerplate,
+first and last names. Nothing here belongs to one brand; invented names are built by combining
+these parts with patterns (shop-type word + proper name, proper name + shop-type word, ...).
+"""
+
+LANGUAGES = ["ru", "en", "uk", "pl", "de", "fr", "es", "it", "nl", "sv"]
+
+# Shop-type words (nouns a shop's name is built from).
+SHOP = {
+    "en": ["Bakery", "Coffee", "Books", "Market", "Pharmacy", "Garden Centre", "Butcher", "Deli", "Outfitters", "Hardware", "Florist", "Grocers", "Tea House", "Wine Cellar", "Barbers", "Kitchen"],
+    "de": ["Bäckerei", "Metzgerei", "Apotheke", "Buchhandlung", "Kaffeerösterei", "Getränkemarkt", "Blumenladen", "Feinkost", "Drogerie", "Gärtnerei", "Weinhandlung", "Schuhhaus", "Konditorei", "Reformhaus", "Möbelhaus", "Brauerei"],
+    "fr": ["Boulangerie", "Pâtisserie", "Librairie", "Pharmacie", "Fromagerie", "Épicerie", "Café", "Boucherie", "Maison", "Brasserie", "Parfumerie", "Chocolaterie", "Crêperie", "Quincaillerie", "Droguerie", "Caviste"],
+    "es": ["Panadería", "Farmacia", "Librería", "Ferretería", "Carnicería", "Frutería", "Pastelería", "Zapatería", "Cafetería", "Perfumería", "Droguería", "Bodega", "Heladería", "Floristería", "Óptica", "Mercado"],
+    "it": ["Panificio", "Farmacia", "Libreria", "Caffè", "Pasticceria", "Gelateria", "Macelleria", "Enoteca", "Ferramenta", "Profumeria", "Salumeria", "Drogheria", "Ottica", "Fioreria", "Trattoria", "Mercato"],
+    "nl": ["Bakkerij", "Apotheek", "Boekhandel", "Slagerij", "Koffiebranderij", "Bloemenwinkel", "Drogisterij", "Kaashandel", "Wijnhandel", "Fietsenwinkel", "IJssalon", "Groenteboer", "Brouwerij", "Tuincentrum", "Schoenwinkel", "Markt"],
+    "sv": ["Bageri", "Apotek", "Bokhandel", "Kafé", "Konditori", "Slakteri", "Blomsterhandel", "Järnhandel", "Vinkällare", "Kaffe", "Skobutik", "Hälsokost", "Glassbar", "Trädgård", "Saluhall", "Möbler"],
+    "pl": ["Apteka", "Piekarnia", "Księgarnia", "Kwiaciarnia", "Cukiernia", "Drogeria", "Kawiarnia", "Masarnia", "Sklep", "Herbaciarnia", "Winiarnia", "Optyk", "Delikatesy", "Pracownia", "Lodziarnia", "Hurtownia"],
+    "ru": ["Аптека", "Пекарня", "Кофейня", "Книжный", "Цветы", "Кондитерская", "Гастроном", "Продукты", "Мясная лавка", "Чайная", "Оптика", "Хлебный", "Обувь", "Магазин", "Пивоварня", "Сад"],
+    "uk": ["Аптека", "Пекарня", "Кав'ярня", "Книгарня", "Квіти", "Кондитерська", "Гастроном", "Продукти", "М'ясна лавка", "Чайна", "Оптика", "Хлібний", "Взуття", "Крамниця", "Пивоварня", "Їжа"],
+}
+
+# Proper names: places, family names, nice words that shops are named after.
+PROPER = {
+    "en": ["Harbour", "Oakwood", "Riverside", "Kingsley", "Marlow", "Whitby", "Ashford", "Brightwater", "Fenwick", "Hollow Lane", "Greenfield", "Sterling", "Crown & Anchor", "Bluebell", "Maple", "Northgate"],
+    "de": ["Grün", "Müller", "Sonnenschein", "Lindenhof", "Kühn", "Brühl", "Weißenfels", "Schäfer", "Rosenthal", "Bergmann", "Löwen", "Hoffmann", "Süßholz", "Fröhlich", "Wälder", "Großmann"],
+    "fr": ["Lumière", "Châtelet", "Dupré", "Bellevue", "Rivière", "Étoile", "Montréal", "Beauséjour", "Lefèvre", "Sœur Marthe", "Mérou", "Côte d'Azur", "Fénelon", "Belle Époque", "Gâteau", "Île Verte"],
+    "es": ["Núñez", "Sol", "La Peña", "Ibáñez", "Castaño", "El Faro", "Muñoz", "Alegría", "Girasol", "Jiménez", "La Ría", "Martín", "Olivar", "Pérez", "Río Azul", "Begoña"],
+    "it": ["Bellini", "Sole", "Ricci", "Colombo", "Perù", "Fontana", "Città Alta", "Giò", "Marinò", "Stella", "Galilei", "Ponte Vecchio", "Dolcè", "Nicolò", "Lucà", "Mirò"],
+    "nl": ["Van Dijk", "De Molen", "Zonnebloem", "Jansen", "Bakker", "Oranje", "De Vries", "IJsselmeer", "Hofstede", "Smit", "De Gouden Leeuw", "Visser", "Brink", "Meijer", "De Eik", "Kroon"],
+    "sv": ["Vesterbro", "Ängen", "Sjöberg", "Åkerlund", "Björk", "Lindqvist", "Söder", "Strand", "Öster", "Holmström", "Fjällgården", "Ekdahl", "Norrland", "Skärgård", "Ljung", "Tallbacken"],
+    "pl": ["Słońce", "Żaneta", "Wiśniewski", "Kraków", "Pod Lipą", "Łąka", "Zielony Ogród", "Gołąbek", "Świt", "Jaśmin", "Różany", "Kowalczyk", "Źródło", "Mazurek", "Pszczółka", "Dębowy"],
+    "ru": ["Солнце", "Берёзка", "Ромашка", "Волга", "Север", "Уют", "Звезда", "Пушкин", "Жемчужина", "Радуга", "Орлов", "Калинка", "Семейный", "Подсолнух", "Ёлка", "Щедрый"],
+    "uk": ["Сонце", "Калина", "Їжачок", "Дніпро", "Світанок", "Затишок", "Зірка", "Шевченко", "Ґердан", "Барвінок", "Соняшник", "Родина", "Щедрий", "Лелека", "Вишня", "Євшан"],
+}
+
+# Name patterns per language: S = shop word, P = proper name.
+PATTERNS = {
+    "en": ["P S", "P S", "S & Co", "The P S", "P"],
+    "de": ["S P", "P S", "S P", "P"],
+    "fr": ["S P", "S P", "La S P", "P"],
+    "es": ["S P", "S P", "S La P", "P"],
+    "it": ["S P", "S P", "P S", "P"],
+    "nl": ["S P", "P S", "S P", "P"],
+    "sv": ["P S", "P S", "S P", "P"],
+    "pl": ["S P", "S P", "P", "S P"],
+    "ru": ["S «P»", "S P", "P", "S P"],
+    "uk": ["S «P»", "S P", "P", "S P"],
+}
+
+# Programme words: what the card is.
+PROGRAMME = {
+    "en": ["Loyalty Card", "Rewards Card", "Club Card", "Membership Card", "Gift Card", "Points Card", "Member"],
+    "de": ["Treuekarte", "Kundenkarte", "Bonuskarte", "Mitgliedskarte", "Vorteilskarte", "Stammkunde"],
+    "fr": ["Carte fidélité", "Carte de membre", "Carte privilège", "Carte avantages", "Carte cadeau", "Carte client"],
+    "es": ["Tarjeta de fidelidad", "Tarjeta cliente", "Tarjeta de socio", "Tarjeta regalo", "Club de ventajas", "Tarjeta de puntos"],
+    "it": ["Carta fedeltà", "Carta socio", "Carta vantaggi", "Tessera punti", "Carta regalo", "Carta cliente"],
+    "nl": ["Klantenkaart", "Spaarkaart", "Voordeelpas", "Ledenpas", "Cadeaukaart", "Bonuskaart"],
+    "sv": ["Kundkort", "Medlemskort", "Stamkundskort", "Bonuskort", "Presentkort", "Förmånskort"],
+    "pl": ["Karta stałego klienta", "Karta lojalnościowa", "Karta członkowska", "Karta podarunkowa", "Karta rabatowa", "Klub Przyjaciół"],
+    "ru": ["Бонусная карта", "Дисконтная карта", "Карта лояльности", "Клубная карта", "Подарочная карта", "Карта покупателя"],
+    "uk": ["Бонусна картка", "Дисконтна картка", "Картка лояльності", "Клубна картка", "Подарункова картка", "Картка покупця"],
+}
+
+# Boilerplate: small print. {year} is replaced with a year.
+BOILERPLATE = {
+    "en": ["Scan at checkout", "Member since {year}", "Present this card with every purchase", "Not transferable", "Valid until 12/{yy}", "Collect points, save more", "Terms apply"],
+    "de": ["An der Kasse scannen", "Mitglied seit {year}", "Bitte bei jedem Einkauf vorzeigen", "Nicht übertragbar", "Gültig bis 12/{yy}", "Punkte sammeln und sparen", "Es gelten die AGB"],
+    "fr": ["Scanner en caisse", "Membre depuis {year}", "À présenter à chaque achat", "Carte strictement personnelle", "Valable jusqu'au 12/{yy}", "Cumulez des points à chaque achat", "Voir conditions en magasin"],
+    "es": ["Escanear en caja", "Socio desde {year}", "Preséntela en cada compra", "Tarjeta personal e intransferible", "Válida hasta 12/{yy}", "Acumula puntos en cada compra", "Consulta las condiciones"],
+    "it": ["Scansiona alla cassa", "Socio dal {year}", "Presentala ad ogni acquisto", "Tessera personale non cedibile", "Valida fino al 12/{yy}", "Accumula punti ad ogni spesa", "Regolamento in negozio"],
+    "nl": ["Scan bij de kassa", "Lid sinds {year}", "Toon deze kaart bij elke aankoop", "Niet overdraagbaar", "Geldig tot 12/{yy}", "Spaar punten bij elke aankoop", "Voorwaarden van toepassing"],
+    "sv": ["Skanna i kassan", "Medlem sedan {year}", "Visa kortet vid varje köp", "Personligt kort", "Giltigt till 12/{yy}", "Samla poäng på dina köp", "Villkor gäller"],
+    "pl": ["Zeskanuj przy kasie", "Członek od {year}", "Okaż kartę przy każdym zakupie", "Karta imienna, nieprzenośna", "Ważna do 12/{yy}", "Zbieraj punkty przy każdych zakupach", "Regulamin dostępny w sklepie"],
+    "ru": ["Сканируйте на кассе", "Участник с {year} года", "Предъявите карту при покупке", "Карта не является платёжной", "Действительна до 12/{yy}", "Копите баллы с каждой покупки", "Подробности на сайте"],
+    "uk": ["Скануйте на касі", "Учасник з {year} року", "Пред'явіть картку під час покупки", "Картка не є платіжною", "Дійсна до 12/{yy}", "Збирайте бали з кожної покупки", "Деталі на сайті"],
+}
+
+TAGLINES = {
+    "en": ["Fresh every day", "Since 1987", "Good things, close to home", "Your neighbourhood store"],
+    "de": ["Frisch jeden Tag", "Seit 1987", "Qualität aus der Region", "Ihr Fachgeschäft"],
+    "fr": ["Fait maison depuis 1987", "Le goût du vrai", "Qualité et fraîcheur", "Votre commerce de proximité"],
+    "es": ["Calidad de siempre", "Desde 1987", "Frescura cada día", "Tu tienda de barrio"],
+    "it": ["Qualità dal 1987", "Freschezza ogni giorno", "Il gusto della tradizione", "Il tuo negozio di fiducia"],
+    "nl": ["Elke dag vers", "Sinds 1987", "Kwaliteit uit de buurt", "Uw vakwinkel"],
+    "sv": ["Färskt varje dag", "Sedan 1987", "Kvalitet från trakten", "Din närbutik"],
+    "pl": ["Świeżość każdego dnia", "Od 1987 roku", "Jakość z tradycją", "Twój sklep za rogiem"],
+    "ru": ["Свежее каждый день", "С 1987 года", "Качество и традиции", "Ваш магазин у дома"],
+    "uk": ["Свіже щодня", "З 1987 року", "Якість і традиції", "Ваша крамниця поруч"],
+}
+
+FIRST = {
+    "en": ["James", "Olivia", "Harry", "Emily", "George", "Amelia", "Thomas", "Grace"],
+    "de": ["Jürgen", "Anna", "Jonas", "Lena", "Günther", "Sophie", "Matthias", "Käthe"],
+    "fr": ["Hélène", "François", "Chloé", "Jérôme", "Zoé", "Loïc", "Amélie", "Benoît"],
+    "es": ["María", "José", "Lucía", "Íñigo", "Sofía", "Andrés", "Begoña", "Raúl"],
+    "it": ["Luca", "Giulia", "Niccolò", "Chiara", "Matteo", "Federica", "Simone", "Gioele"],
+    "nl": ["Daan", "Emma", "Sem", "Fenna", "Lotte", "Bram", "Anouk", "Joëlle"],
+    "sv": ["Elsa", "Björn", "Åsa", "Oskar", "Märta", "Linnéa", "Göran", "Maja"],
+    "pl": ["Łukasz", "Zofia", "Małgorzata", "Paweł", "Agnieszka", "Grzegorz", "Anna", "Bożena"],
+    "ru": ["Алексей", "Мария", "Дмитрий", "Ольга", "Сергей", "Наталья", "Артём", "Юлия"],
+    "uk": ["Олександр", "Оксана", "Андрій", "Ірина", "Богдан", "Тетяна", "Юрій", "Ївга"],
+}
+
+LAST = {
+    "en": ["Carter", "Hughes", "Whitaker", "Bennett", "O'Connor", "Fletcher", "Morgan", "Ellis"],
+    "de": ["Müller", "Schröder", "Weiß", "Becker", "Krüger", "Hoffmann", "Köhler", "Schäfer"],
+    "fr": ["Dubois", "Lefèvre", "Moreau", "Girard", "Bérénger", "Rousseau", "Faure", "Mercier"],
+    "es": ["García", "Fernández", "Núñez", "López", "Martínez", "Sánchez", "Gómez", "Peña"],
+    "it": ["Rossi", "Bianchi", "Esposito", "Romano", "Colombo", "Ricci", "Marino", "Greco"],
+    "nl": ["de Jong", "Jansen", "de Vries", "van den Berg", "Bakker", "Visser", "Smit", "Meijer"],
+    "sv": ["Lindqvist", "Andersson", "Sjöström", "Åberg", "Nyström", "Ekström", "Björklund", "Holm"],
+    "pl": ["Kowalska", "Nowak", "Wiśniewski", "Wójcik", "Kamińska", "Lewandowski", "Zieliński", "Szymańska"],
+    "ru": ["Иванова", "Смирнов", "Кузнецова", "Попов", "Соколова", "Лебедев", "Козлова", "Новиков"],
+    "uk": ["Шевченко", "Коваленко", "Бондаренко", "Ткаченко", "Кравчук", "Олійник", "Мельник", "Гнатюк"],
+}
+
+# Labels printed beside numbers.
+NUMBER_LABEL = {
+    "en": ["Card No.", "Member No.", "Card number"], "de": ["Karten-Nr.", "Kundennummer", "Mitgliedsnr."],
+    "fr": ["N° de carte", "N° adhérent", "Numéro client"], "es": ["Nº de tarjeta", "Nº de socio", "Número de cliente"],
+    "it": ["N. tessera", "Codice cliente", "N. carta"], "nl": ["Kaartnummer", "Lidnummer", "Klantnummer"],
+    "sv": ["Kortnummer", "Medlemsnummer", "Kundnummer"], "pl": ["Nr karty", "Numer klienta", "Nr członkowski"],
+    "ru": ["№ карты", "Номер карты", "Номер клиента"], "uk": ["№ картки", "Номер картки", "Номер клієнта"],
+}
+
+# Bank words for invented payment-card issuers.
+BANK = {
+    "en": ["{P} Bank", "Bank of {P}", "{P} Savings"], "de": ["{P} Bank", "Sparkasse {P}", "{P}bank"],
+    "fr": ["Banque {P}", "Crédit {P}", "Caisse {P}"], "es": ["Banco {P}", "Caja {P}", "{P} Banca"],
+    "it": ["Banca {P}", "Credito {P}", "Cassa {P}"], "nl": ["{P} Bank", "Spaarbank {P}", "{P} Bankiers"],
+    "sv": ["{P} Bank", "Sparbanken {P}", "{P}banken"], "pl": ["Bank {P}", "Kasa {P}", "{P} Bank"],
+    "ru": ["Банк «{P}»", "{P} Банк", "Банк {P}"], "uk": ["Банк «{P}»", "{P} Банк", "Банк {P}"],
+}
+
+# Country of a catalog issuer -> the language its card is printed in.
+COUNTRY_LANGUAGE = {"PL": "pl", "DE": "de", "AT": "de", "CH": "de", "FR": "fr", "BE": "fr", "ES": "es",
+                    "IT": "it", "NL": "nl", "SE": "sv", "DK": "sv", "NO": "sv", "FI": "sv", "UA": "uk",
+                    "RU": "ru", "GB": "en", "US": "en", "IE": "en", "CA": "en", "AU": "en"}
+
+# Words an app prints in its chrome (screenshots), per language.
+APP_WORDS = {
+    "en": ["Cards", "Wallet", "Done", "Details", "Show code", "Points", "Balance"],
+    "de": ["Karten", "Wallet", "Fertig", "Details", "Code zeigen", "Punkte", "Guthaben"],
+    "fr": ["Cartes", "Portefeuille", "OK", "Détails", "Afficher le code", "Points", "Solde"],
+    "es": ["Tarjetas", "Cartera", "Listo", "Detalles", "Mostrar código", "Puntos", "Saldo"],
+    "it": ["Carte", "Portafoglio", "Fine", "Dettagli", "Mostra codice", "Punti", "Saldo"],
+    "nl": ["Kaarten", "Wallet", "Gereed", "Details", "Toon code", "Punten", "Saldo"],
+    "sv": ["Kort", "Plånbok", "Klar", "Detaljer", "Visa kod", "Poäng", "Saldo"],
+    "pl": ["Karty", "Portfel", "Gotowe", "Szczegóły", "Pokaż kod", "Punkty", "Saldo"],
+    "ru": ["Карты", "Кошелёк", "Готово", "Подробнее", "Показать код", "Баллы", "Баланс"],
+    "uk": ["Картки", "Гаманець", "Готово", "Докладніше", "Показати код", "Бали", "Баланс"],
+}
