@@ -404,10 +404,10 @@ def build(rng, family, lang):
                                 "sv": ["storpack", "ekologisk", "familjeförp"]}[lang])
             full = f"{name} {extra}"
             width = rng.randint(12, min(22, room))
-            wrapped = textwrap.wrap(full, width)
+            wrapped = textwrap.wrap(full, width, break_long_words=False)
             while len(wrapped) > 3:
                 width += 2
-                wrapped = textwrap.wrap(full, width)
+                wrapped = textwrap.wrap(full, width, break_long_words=False)
             desc = " ".join(wrapped)
             printed = list(wrapped)
             if item["qty"] != "1":
