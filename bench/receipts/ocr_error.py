@@ -110,6 +110,12 @@ def amounts_in(text):
     return {score.amount(t) for t in AMOUNT.findall(text)} - {None}
 
 
+def merchant_in(merchant, lines):
+    """score.py's merchant rule met by one line or two adjacent lines joined."""
+    candidates = list(lines) + [a + " " + b for a, b in zip(lines, lines[1:])]
+    return any(score.merchant_ok(merchant, c) for c in candidates)
+
+
 def substring_distance(pattern, text):
     """Fewest edits turning `pattern` into some substring of `text` (Sellers)."""
     n = len(pattern)
@@ -153,8 +159,8 @@ def main():
     no_record = [s for s in stems if s not in records]
     stems = [s for s in stems if s in records]
     token = {"amount": [0, 0, 0, 0], "date": [0, 0, 0, 0]}  # edits, chars, exact, count
-    present = {"total_ocr": 0, "total_lines": 0, "date_ocr": 0, "date_raw_ocr": 0, "date_lines": 0, "n_total": 0, "n_date": 0}
-    outcome = {f: {"right": 0, "extraction": 0, "ocr": 0} for f in ("total", "date")}
+    present = {"total_ocr": 0, "total_lines": 0, "date_ocr": 0, "date_raw_ocr": 0, "date_lines": 0, "n_total": 0, "n_date": 0, "merchant_ocr": 0, "merchant_lines": 0, "n_merchant": 0}
+    outcome = {f: {"right": 0, "extraction": 0, "ocr": 0} for f in ("total", "date", "merchant")}
     naive = {k: {"total": 0, "date": 0, "merchant": 0} for k in ("lines", "rows", "ocr")}
     n_merchant = 0
     for stem in stems:
@@ -191,6 +197,13 @@ def main():
             present["date_lines"] += truth["date"] in dates_in(true_text) or bool(raw and raw in true_text)
             right = truth["date"] == rec.get("date")
             outcome["date"]["right" if right else ("extraction" if in_ocr else "ocr")] += 1
+        if truth.get("merchant"):
+            present["n_merchant"] += 1
+            in_ocr = merchant_in(truth["merchant"], ocr_lines)
+            present["merchant_ocr"] += in_ocr
+            present["merchant_lines"] += merchant_in(truth["merchant"], true_lines)
+            right = score.merchant_ok(truth["merchant"], rec.get("merchant"))
+            outcome["merchant"]["right" if right else ("extraction" if in_ocr else "ocr")] += 1
         if "--naive-lines" in argv:
             import naive_baseline
             rows_text = "\n".join(read_rows(os.path.join(data, stem + ".lines.csv")))
@@ -211,15 +224,16 @@ def main():
         print(f"| {kind} | {k} | {e / max(c, 1):.3f} | {x}/{k} ({x / max(k, 1):.2f}) |")
     print()
     nt, nd = present["n_total"], present["n_date"]
-    print("| the labelled answer appears … | total | date |")
-    print("|---|---|---|")
-    print(f"| in the true lines (ceiling) | {present['total_lines']}/{nt} ({present['total_lines'] / nt:.2f}) | {present['date_lines']}/{nd} ({present['date_lines'] / nd:.2f}) |")
-    print(f"| in the project's OCR text | {present['total_ocr']}/{nt} ({present['total_ocr'] / nt:.2f}) | {present['date_ocr']}/{nd} ({present['date_ocr'] / nd:.2f}) |")
-    print(f"| … date in the dataset's raw format, verbatim | – | {present['date_raw_ocr']}/{nd} ({present['date_raw_ocr'] / nd:.2f}) |")
+    nm = present["n_merchant"]
+    print("| the labelled answer appears … | total | date | merchant (score.py's rule, one line or two adjacent) |")
+    print("|---|---|---|---|")
+    print(f"| in the true lines (ceiling) | {present['total_lines']}/{nt} ({present['total_lines'] / nt:.2f}) | {present['date_lines']}/{nd} ({present['date_lines'] / nd:.2f}) | {present['merchant_lines']}/{nm} ({present['merchant_lines'] / max(nm, 1):.2f}) |")
+    print(f"| in the project's OCR text | {present['total_ocr']}/{nt} ({present['total_ocr'] / nt:.2f}) | {present['date_ocr']}/{nd} ({present['date_ocr'] / nd:.2f}) | {present['merchant_ocr']}/{nm} ({present['merchant_ocr'] / max(nm, 1):.2f}) |")
+    print(f"| … date in the dataset's raw format, verbatim | – | {present['date_raw_ocr']}/{nd} ({present['date_raw_ocr'] / nd:.2f}) | – |")
     print()
     print("| field | extracted right | wrong, answer was in the OCR text (extraction) | wrong, answer not in the OCR text (OCR) |")
     print("|---|---|---|---|")
-    for f, count in (("total", nt), ("date", nd)):
+    for f, count in (("total", nt), ("date", nd), ("merchant", nm)):
         o = outcome[f]
         print(f"| {f} | {o['right']}/{count} ({o['right'] / count:.2f}) | {o['extraction']} ({o['extraction'] / count:.2f}) | {o['ocr']} ({o['ocr'] / count:.2f}) |")
     if "--naive-lines" in argv:
