@@ -22,8 +22,10 @@ Prints a markdown fragment.
 --cv scores the real receipts by the fixed split of folds.json (split.py): the prediction files
 are merged by file stem (e.g. the records of sroie/, sroie_dev/ and softmatic_de/), each stem's
 truth is read from the folder folds.json names, and a stem with no prediction counts as wrong.
-Prints one row per fold, SROIE pooled (345), the 45 tuned-on and the 300 sroie_dev apart, and
-the German test 14; with --heldout K also the training folds (all but K) against fold K.
+Prints one row per fold, SROIE pooled (345), the 45 tuned-on and the 300 sroie_dev apart (and
+sroie_dev split by whether the receipt's merchant group is among the tuned-on 45: an unseen shop
+or not), and the German test 14; with --heldout K also the training folds (all but K) against
+fold K.
 """
 import difflib
 import json
@@ -116,6 +118,8 @@ def cv_main(argv):
         add(f"fold {v['fold']}", hits)
         add("SROIE pooled", hits)
         add(f"SROIE {v['folder']}", hits)
+        if v["folder"] == "sroie_dev" and "seen_merchant" in v:
+            add("dev seen" if v["seen_merchant"] else "dev unseen", hits)
         if heldout is not None:
             add(f"training folds (not {heldout})" if v["fold"] != int(heldout) else f"held-out fold {heldout}", hits)
     for name, v in sorted(split["test"].items()):
@@ -123,7 +127,7 @@ def cv_main(argv):
         if name not in preds:
             missing["test"] += 1
         add("German test", field_hits(truth, preds.get(name, {})))
-    order = [f"fold {k}" for k in range(split["folds"])] + ["SROIE pooled", "SROIE sroie", "SROIE sroie_dev"]
+    order = [f"fold {k}" for k in range(split["folds"])] + ["SROIE pooled", "SROIE sroie", "SROIE sroie_dev", "dev seen", "dev unseen"]
     if heldout is not None:
         order += [f"training folds (not {heldout})", f"held-out fold {heldout}"]
     order.append("German test")
@@ -136,7 +140,10 @@ def cv_main(argv):
             scored = [h[field] for h in rows if field in h]
             ok = sum(scored)
             cells.append(f"{ok}/{len(scored)} ({ok / len(scored):.2f})" if scored else "–")
-        name = {"SROIE sroie": "SROIE sroie/ (45, tuned on)", "SROIE sroie_dev": "SROIE sroie_dev/ (300)"}.get(group, group)
+        if not rows:
+            continue
+        name = {"SROIE sroie": "SROIE sroie/ (45, tuned on)", "SROIE sroie_dev": "SROIE sroie_dev/ (300)",
+                "dev seen": "… sroie_dev, merchant also in sroie/", "dev unseen": "… sroie_dev, merchant not in sroie/ (unseen shop)"}.get(group, group)
         print(f"| {name} | {len(rows)} | " + " | ".join(cells) + " |")
     folds_total = [groups[f"fold {k}"] for k in range(split["folds"])]
     spread = []
