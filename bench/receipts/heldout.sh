@@ -22,6 +22,7 @@ mkdir -p "$WORK"
 split=bench/receipts/splits.json
 seed=$("$PY" -c "import json;print(json.load(open('$split'))['reported_set']['seed'])")
 count=$("$PY" -c "import json;print(json.load(open('$split'))['reported_set']['count'])")
+count=${HELDOUT_COUNT:-$count}  # a smaller set for a smoke test only
 rendered="$WORK/rendered-heldout-$seed-$count"
 if [ ! -f "$rendered/.done" ]; then
   rm -rf "$rendered"
