@@ -173,6 +173,7 @@ CITIES = {"en": ["Springfield, IL 62701", "Portland, OR 97205"], "my": ["81100 J
           "nl": ["1012 AB Amsterdam", "3511 LX Utrecht"], "pl": ["00-001 Warszawa", "30-002 Kraków"], "sv": ["111 22 Stockholm", "411 03 Göteborg"]}
 MONTHS_EN = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
 
+OVERFLOWS = []  # cells drawn past the paper's right margin (a self-check; stays empty)
 PAPERS = ["thermal", "white", "textured", "aged"]
 CAPTURES = ["scan", "photo", "photo_crumpled", "scan_faded", "photo_faded"]
 
@@ -523,6 +524,13 @@ def render_paper(builder, font_name, rng, paper):
     mono = FONTS[font_name][1]
     char_w = regular.getlength("0") if mono else regular.getlength("abcdefghij0123456789 ") / 21 * 1.02
     margin = int(rng.uniform(1.5, 3.5) * char_w)
+    if not mono:  # widen the grid until every line's cells fit side by side with a gap
+        for line in builder.lines:
+            if line["style"] in ("big", "rule", "blank", "barcode"):
+                continue
+            f = bold if line["style"] == "bold" else regular
+            need = sum(f.getlength(t) for _, _, t in line["cells"]) + char_w * (len(line["cells"]) - 1)
+            char_w = max(char_w, need / cols)
     width = int(cols * char_w + 2 * margin)
     line_h = int(size * rng.uniform(1.22, 1.45))
     heights = [line_h * (2 if l["style"] == "big" else (3 if l["style"] == "barcode" else 1)) for l in builder.lines]
@@ -567,6 +575,8 @@ def render_paper(builder, font_name, rng, paper):
                 x = max(x, placed_right + (char_w if placed_right else 0))
                 draw.text((x, y + (h - size) / 2), text, font=f, fill=255)
                 placed_right = x + f.getlength(text)
+                if style != "rule" and placed_right > width - margin / 2:
+                    OVERFLOWS.append((font_name, text))
         y += h
     # paper and ink
     nrng = np.random.default_rng(rng.randint(0, 2**31))
