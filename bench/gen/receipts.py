@@ -3,6 +3,7 @@
 
     python3 bench/gen/receipts.py --out DIR --count N --split train|heldout --seed S [--jobs J]
     python3 bench/gen/receipts.py --list            # families, fonts, languages, captures
+    python3 bench/gen/receipts.py --selfcheck 500   # truth against the printed text
 
 Every receipt is drawn from independent random choices, all from one seed per image
 (`random.Random(f"{seed}:{split}:{index}")`, so a re-render writes identical files and image k
@@ -772,6 +773,39 @@ def render_one(job):
     return stem
 
 
+def selfcheck(n):
+    """Truth against the printed text for n receipts of every family: items add up to the subtotal,
+    the total follows from subtotal, savings, tax and rounding, and every item amount, every item
+    description and the total are printed. Returns the number of failures."""
+    failures = 0
+
+    def c(text):
+        return int(round(float(text) * 100)) if text else 0
+
+    for i in range(n):
+        rng = random.Random(f"selfcheck:{i}")
+        family = list(FAMILIES)[i % len(FAMILIES)]
+        builder, t = build(rng, family, rng.choice(list(LANGS)))
+        text = "\n".join(Builder.text_of(line, builder.cols) for line in builder.lines)
+        digits = text.replace(".", "").replace(",", "")
+        subtotal = sum(c(x["amount"]) for x in t["items"])
+        expect = subtotal - c(t["savings"]) + (0 if t["tax_included"] else c(t["tax"]) + c(t["rounding"]))
+        problems = []
+        if subtotal != c(t["subtotal"]) or expect != c(t["total"]):
+            problems.append("totals do not add up")
+        for x in t["items"]:
+            if x["amount"].replace(".", "") not in digits:
+                problems.append(f"amount {x['amount']} not printed")
+            if family != "wrapped" and x["description"] not in text:
+                problems.append(f"description {x['description']!r} not printed")
+        if t["total"].replace(".", "") not in digits:
+            problems.append("total not printed")
+        if problems:
+            failures += 1
+            print(f"selfcheck {i} ({family}): " + "; ".join(problems), file=sys.stderr)
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out")
@@ -781,7 +815,12 @@ def main():
     parser.add_argument("--start", type=int, default=0, help="first index (to extend a set without re-rendering it)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--list", action="store_true")
+    parser.add_argument("--selfcheck", type=int, metavar="N", help="check truth against the printed text of N receipts and exit")
     args = parser.parse_args()
+    if args.selfcheck:
+        failures = selfcheck(args.selfcheck)
+        print(f"selfcheck: {args.selfcheck - failures} passed, {failures} failed")
+        return 1 if failures else 0
     splits = load_splits()
     heldout_families, heldout_fonts = splits["heldout"]["families"], splits["heldout"]["fonts"]
     if args.list:
