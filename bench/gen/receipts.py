@@ -796,7 +796,8 @@ def selfcheck(n):
         for x in t["items"]:
             if x["amount"].replace(".", "") not in digits:
                 problems.append(f"amount {x['amount']} not printed")
-            if family != "wrapped" and x["description"] not in text:
+            printed = all(w in text for w in x["description"].split()) if family in ("wrapped", "sku_multiline") else x["description"] in text
+            if not printed:  # wrapped descriptions: every word printed
                 problems.append(f"description {x['description']!r} not printed")
         if t["total"].replace(".", "") not in digits:
             problems.append("total not printed")
