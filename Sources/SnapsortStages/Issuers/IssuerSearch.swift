@@ -58,7 +58,7 @@ public struct IssuerSearch: Sendable {
       let compactEntry = entry.folded.replacingOccurrences(of: " ", with: "")
       if abs(compactEntry.count - compactQuery.count) <= 2 {
         // Trigrams miss swapped letters in short words (`lild`); edit distance does not.
-        let distance = Self.editDistance(Array(compactQuery), Array(compactEntry))
+        let distance = EditDistance.optimalStringAlignment(Array(compactQuery), Array(compactEntry))
         let similarity = 1 - Double(distance) / Double(max(compactQuery.count, compactEntry.count))
         if similarity >= 0.6 { score = max(score, similarity) }
       }
@@ -77,27 +77,5 @@ public struct IssuerSearch: Sendable {
     }
     return best.values.sorted { $0.score != $1.score ? $0.score > $1.score : $0.issuer.id < $1.issuer.id }
       .prefix(limit).map { $0 }
-  }
-
-  /// Optimal-string-alignment distance: insertions, deletions, substitutions and swaps of
-  /// neighbouring characters each cost 1.
-  static func editDistance(_ p: [Character], _ q: [Character]) -> Int {
-    if p.isEmpty { return q.count }
-    if q.isEmpty { return p.count }
-    var previous2 = [Int](repeating: 0, count: q.count + 1)
-    var previous = Array(0...q.count)
-    var current = [Int](repeating: 0, count: q.count + 1)
-    for i in 1...p.count {
-      current[0] = i
-      for j in 1...q.count {
-        let cost = p[i - 1] == q[j - 1] ? 0 : 1
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-        if i > 1, j > 1, p[i - 1] == q[j - 2], p[i - 2] == q[j - 1] {
-          current[j] = min(current[j], previous2[j - 2] + 1)
-        }
-      }
-      (previous2, previous, current) = (previous, current, previous2)
-    }
-    return previous[q.count]
   }
 }

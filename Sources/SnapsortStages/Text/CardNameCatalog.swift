@@ -46,7 +46,7 @@ public struct CardNameCatalog: Sendable {
     guard key.count >= Self.fuzzyLength else { return nil }
     var found: String?
     for length in (key.count - 1)...(key.count + 1) {
-      for candidate in longKeys[length] ?? [] where ReceiptExtractor.editDistance(key, candidate) <= 1 {
+      for candidate in longKeys[length] ?? [] where EditDistance.levenshtein(key, candidate) <= 1 {
         // Two catalog names one edit away: the reading does not say which.
         if found != nil, found != candidate { return nil }
         found = candidate

@@ -14,7 +14,7 @@ public enum CardNameReconciler {
     let b = IssuerText.fold(diacritic).split(separator: " ").joined(separator: " ")
     guard !b.isEmpty else { return page }
     if a == b { return diacritic }
-    if b.count + 1 == a.count, a.count >= 5, ReceiptExtractor.editDistance(a, b) == 1 { return diacritic }
+    if b.count + 1 == a.count, a.count >= 5, EditDistance.levenshtein(a, b) == 1 { return diacritic }
     // `eng` also reads such a letter as one wrong letter (`ø` → `e`): a single substitution is
     // taken when the diacritic reading has an accented letter in that place.
     if a.count == b.count, a.count >= 5, let letter = substitution(a, diacritic), !letter.isASCII {
