@@ -41,7 +41,7 @@ extension IssuerSearchTests {
 extension IssuerSearchTests {
   func testSwappedLettersInShortNames() {
     XCTAssertEqual(Self.search.search("lild").first?.issuer.id, "lidl")
-    XCTAssertEqual(IssuerSearch.editDistance(Array("lild"), Array("lidl")), 1)
-    XCTAssertEqual(IssuerSearch.editDistance(Array("kitten"), Array("sitting")), 3)
+    XCTAssertEqual(EditDistance.optimalStringAlignment(Array("lild"), Array("lidl")), 1)
+    XCTAssertEqual(EditDistance.optimalStringAlignment(Array("kitten"), Array("sitting")), 3)
   }
 }
