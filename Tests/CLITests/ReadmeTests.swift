@@ -19,4 +19,17 @@ final class ReadmeTests: XCTestCase {
     XCTAssertTrue(firstBlock.hasPrefix("make run"), firstBlock)
     XCTAssertTrue(firstBlock.contains("make test"))
   }
+
+  /// The contributor section's example stage is the real `classify` stage, word for word.
+  func testAddingAStageShowsTheRealClassifyStage() throws {
+    let readme = try String(contentsOf: CLI.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let section = try XCTUnwrap(readme.components(separatedBy: "### Adding a stage").dropFirst().first)
+    let example = try XCTUnwrap(section.components(separatedBy: "```swift\n").dropFirst().first)
+      .components(separatedBy: "```\n").first
+    let source = try String(
+      contentsOf: CLI.root.appendingPathComponent("Sources/SnapsortStages/Stages/ClassifyStage.swift"),
+      encoding: .utf8)
+    let body = try XCTUnwrap(source.range(of: "public final class ClassifyStage")).lowerBound
+    XCTAssertEqual(example, String(source[body...]), "README's stage example is stale: copy ClassifyStage.swift")
+  }
 }
