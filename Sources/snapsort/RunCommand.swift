@@ -73,25 +73,8 @@ struct RunCommand: ParsableCommand {
       Terminal.error("config error in \(configURL.path): \(error)")
       throw SnapsortExit.usage
     }
-    do {
-      try FileManager.default.createDirectory(at: outputURL, withIntermediateDirectories: true)
-      guard FileManager.default.isWritableFile(atPath: outputURL.path) else {
-        throw InputError("not writable")
-      }
-    } catch {
-      Terminal.error("cannot write to the output folder \(outputURL.path): \(error)")
-      throw SnapsortExit.outputNotWritable
-    }
-
-    let selection: ShardSelection?
-    do {
-      selection =
-        try shard.map { try ShardSelection(parsing: $0) }
-        ?? ShardSelection.fromEnvironment(ProcessInfo.processInfo.environment, shards: shards)
-    } catch {
-      Terminal.error("\(error)")
-      throw SnapsortExit.usage
-    }
+    try Self.prepareOutput(outputURL)
+    let selection = try shardSelection()
     if let selection, !quiet { Terminal.info("shard \(selection)") }
 
     let interrupt = InterruptFlag.install()
@@ -130,5 +113,28 @@ struct RunCommand: ParsableCommand {
 
   private func resolveConfig() throws -> URL {
     try configChoice.resolve()
+  }
+
+  private static func prepareOutput(_ url: URL) throws {
+    do {
+      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+      guard FileManager.default.isWritableFile(atPath: url.path) else {
+        throw InputError("not writable")
+      }
+    } catch {
+      Terminal.error("cannot write to the output folder \(url.path): \(error)")
+      throw SnapsortExit.outputNotWritable
+    }
+  }
+
+  /// `--shard`, else the array index a job scheduler put in the environment, else none.
+  private func shardSelection() throws -> ShardSelection? {
+    do {
+      return try shard.map { try ShardSelection(parsing: $0) }
+        ?? ShardSelection.fromEnvironment(ProcessInfo.processInfo.environment, shards: shards)
+    } catch {
+      Terminal.error("\(error)")
+      throw SnapsortExit.usage
+    }
   }
 }

@@ -63,72 +63,20 @@ public struct PipelineConfig: Sendable {
     for key in root.keys.sorted() where !knownKeys.contains(key) {
       throw ConfigError(path: key, "unknown key (known: \(knownKeys.sorted().joined(separator: ", ")))")
     }
-    guard let version = root["version"] as? Int else {
-      throw ConfigError(
-        path: "version", "missing or not an integer (this snapsort reads version \(currentVersion))")
-    }
-    guard version == currentVersion else {
-      throw ConfigError(
-        path: "version", "unsupported version \(version) (this snapsort reads version \(currentVersion))")
-    }
+    let version = try Self.version(root["version"])
     let description = root["description"] as? String ?? ""
-    let assumedKind: Kind
-    switch root["kind"] {
-    case nil: assumedKind = .unknown
-    case let text as String:
-      guard let kind = Kind(rawValue: text == "auto" ? "unknown" : text) else {
-        throw ConfigError(path: "kind", "expected one of auto, card, receipt, other")
-      }
-      assumedKind = kind
-    default: throw ConfigError(path: "kind", "expected a string")
-    }
-    var secondsPerImage = 60.0
-    if let limits = root["limits"] {
-      guard let limits = limits as? [String: Any] else {
-        throw ConfigError(path: "limits", "expected an object")
-      }
-      for key in limits.keys.sorted() where key != "seconds_per_image" {
-        throw ConfigError(path: "limits.\(key)", "unknown key (known: seconds_per_image)")
-      }
-      if let value = limits["seconds_per_image"] {
-        guard let seconds = (value as? NSNumber)?.doubleValue, !(value is Bool), seconds > 0 else {
-          throw ConfigError(path: "limits.seconds_per_image", "expected a positive number of seconds")
-        }
-        secondsPerImage = seconds
-      }
-    }
+    let assumedKind = try Self.assumedKind(root["kind"])
+    let secondsPerImage = try Self.secondsPerImage(root["limits"])
     guard let stageList = root["stages"] as? [Any], !stageList.isEmpty else {
       throw ConfigError(path: "stages", "expected a non-empty list of stages")
     }
-
     var steps: [Step] = []
     var canonicalStages: [[String: Any]] = []
     for (index, entry) in stageList.enumerated() {
-      let path = "stages[\(index)]"
-      guard var object = entry as? [String: Any] else {
-        throw ConfigError(path: path, "expected an object such as {\"stage\": \"load\"}")
-      }
-      guard let name = object.removeValue(forKey: "stage") as? String else {
-        throw ConfigError(path: "\(path).stage", "missing: every entry names its stage")
-      }
-      guard let type = registry.first(where: { $0.name == name }) else {
-        let known = registry.map { $0.name }.joined(separator: ", ")
-        throw ConfigError(path: "\(path).stage", "unknown stage \"\(name)\" (known: \(known))")
-      }
-      var when: [Kind] = []
-      if let rawWhen = object.removeValue(forKey: "when") {
-        let names = (rawWhen as? [String]) ?? (rawWhen as? String).map { [$0] }
-        guard let names, let kinds = Optional(names.compactMap(Kind.init(rawValue:))),
-          kinds.count == names.count
-        else {
-          throw ConfigError(path: "\(path).when", "expected a kind or a list of kinds (card, receipt, other)")
-        }
-        when = kinds
-      }
-      let step = try type.makeStep(options: object, path: path, when: when, context: context)
+      let step = try Self.step(entry, path: "stages[\(index)]", context: context, registry: registry)
       steps.append(step)
-      var canonical: [String: Any] = ["stage": name]
-      if !when.isEmpty { canonical["when"] = when.map(\.rawValue) }
+      var canonical: [String: Any] = ["stage": step.name]
+      if !step.when.isEmpty { canonical["when"] = step.when.map(\.rawValue) }
       canonical["options"] = step.optionsJSON
       canonicalStages.append(canonical)
     }
@@ -144,6 +92,72 @@ public struct PipelineConfig: Sendable {
     return PipelineConfig(
       steps: steps, assumedKind: assumedKind, secondsPerImage: secondsPerImage, hash: hash,
       description: description)
+  }
+
+  private static func version(_ value: Any?) throws -> Int {
+    guard let version = value as? Int else {
+      throw ConfigError(
+        path: "version", "missing or not an integer (this snapsort reads version \(currentVersion))")
+    }
+    guard version == currentVersion else {
+      throw ConfigError(
+        path: "version", "unsupported version \(version) (this snapsort reads version \(currentVersion))")
+    }
+    return version
+  }
+
+  private static func assumedKind(_ value: Any?) throws -> Kind {
+    switch value {
+    case nil: return .unknown
+    case let text as String:
+      guard let kind = Kind(rawValue: text == "auto" ? "unknown" : text) else {
+        throw ConfigError(path: "kind", "expected one of auto, card, receipt, other")
+      }
+      return kind
+    default: throw ConfigError(path: "kind", "expected a string")
+    }
+  }
+
+  private static func secondsPerImage(_ value: Any?) throws -> Double {
+    guard let value else { return 60 }
+    guard let limits = value as? [String: Any] else {
+      throw ConfigError(path: "limits", "expected an object")
+    }
+    for key in limits.keys.sorted() where key != "seconds_per_image" {
+      throw ConfigError(path: "limits.\(key)", "unknown key (known: seconds_per_image)")
+    }
+    guard let seconds = limits["seconds_per_image"] else { return 60 }
+    guard let number = (seconds as? NSNumber)?.doubleValue, !(seconds is Bool), number > 0 else {
+      throw ConfigError(path: "limits.seconds_per_image", "expected a positive number of seconds")
+    }
+    return number
+  }
+
+  /// One entry of `stages`: its stage, `when` and options, decoded and validated.
+  private static func step(_ entry: Any, path: String, context: StageContext, registry: [any Stage.Type])
+    throws
+    -> Step
+  {
+    guard var object = entry as? [String: Any] else {
+      throw ConfigError(path: path, "expected an object such as {\"stage\": \"load\"}")
+    }
+    guard let name = object.removeValue(forKey: "stage") as? String else {
+      throw ConfigError(path: "\(path).stage", "missing: every entry names its stage")
+    }
+    guard let type = registry.first(where: { $0.name == name }) else {
+      let known = registry.map { $0.name }.joined(separator: ", ")
+      throw ConfigError(path: "\(path).stage", "unknown stage \"\(name)\" (known: \(known))")
+    }
+    var when: [Kind] = []
+    if let rawWhen = object.removeValue(forKey: "when") {
+      let names = (rawWhen as? [String]) ?? (rawWhen as? String).map { [$0] }
+      guard let names, case let kinds = names.compactMap(Kind.init(rawValue:)), kinds.count == names.count
+      else {
+        throw ConfigError(path: "\(path).when", "expected a kind or a list of kinds (card, receipt, other)")
+      }
+      when = kinds
+    }
+    return try type.makeStep(options: object, path: path, when: when, context: context)
   }
 
   /// Checks from the stages' declarations that each one's needs are written before it, by a stage

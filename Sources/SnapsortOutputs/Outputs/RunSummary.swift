@@ -68,7 +68,7 @@ public struct RunSummary: Codable, Sendable {
     var usage = rusage()
     getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
     // Linux reports ru_maxrss in KiB.
-    return (Double(usage.ru_maxrss) / 1024 * 10).rounded() / 10
+    return Rounding.tenths(Double(usage.ru_maxrss) / 1024)
   }
 
   public static func stageTimings(_ timings: RunTimings) -> [String: StageTiming] {

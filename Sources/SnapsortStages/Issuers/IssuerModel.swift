@@ -131,16 +131,17 @@ public struct IssuerClassifier: Sendable {
       return IssuerMatch(id: nil, name: nil, confidence: 1, alternatives: [])
     }
     func alternative(_ entry: (index: Int, probability: Double)) -> IssuerMatch.Alternative {
-      IssuerMatch.Alternative(id: prepared[entry.index].issuer.id, confidence: round3(entry.probability))
+      IssuerMatch.Alternative(
+        id: prepared[entry.index].issuer.id, confidence: Rounding.thousandths(entry.probability))
     }
     if best.probability < model.threshold {
       return IssuerMatch(
-        id: nil, name: nil, confidence: round3(1 - best.probability),
+        id: nil, name: nil, confidence: Rounding.thousandths(1 - best.probability),
         alternatives: ranking.issuers.prefix(3).map(alternative))
     }
     let issuer = prepared[best.index].issuer
     return IssuerMatch(
-      id: issuer.id, name: issuer.name, confidence: round3(best.probability),
+      id: issuer.id, name: issuer.name, confidence: Rounding.thousandths(best.probability),
       alternatives: ranking.issuers.dropFirst().prefix(3).map(alternative))
   }
 
@@ -155,5 +156,3 @@ package func dot(_ p: [Double], _ q: [Double]) -> Double {
   for index in 0..<min(p.count, q.count) { sum += p[index] * q[index] }
   return sum
 }
-
-func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }

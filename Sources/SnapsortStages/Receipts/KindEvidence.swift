@@ -72,10 +72,10 @@ public struct KindEvidence: Sendable, Equatable, Codable {
       if left && right { rightColumn += 1 }
     }
     return KindEvidence(
-      paperShare: ((paper?.areaShare ?? 0) * 1000).rounded() / 1000,
-      paperAspect: ((paper?.aspect ?? 1) * 100).rounded() / 100, textRows: rows.count,
-      rightColumnShare: rows.isEmpty ? 0 : (Double(rightColumn) / Double(rows.count) * 100).rounded() / 100,
-      textLikeShare: rows.isEmpty ? 0 : (Double(textLike) / Double(rows.count) * 100).rounded() / 100)
+      paperShare: Rounding.thousandths(paper?.areaShare ?? 0),
+      paperAspect: Rounding.hundredths(paper?.aspect ?? 1), textRows: rows.count,
+      rightColumnShare: rows.isEmpty ? 0 : Rounding.hundredths(Double(rightColumn) / Double(rows.count)),
+      textLikeShare: rows.isEmpty ? 0 : Rounding.hundredths(Double(textLike) / Double(rows.count)))
   }
 
   /// The kind the evidence points to, with a confidence.

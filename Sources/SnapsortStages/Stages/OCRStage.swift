@@ -110,7 +110,7 @@ public final class OCRStage: Stage {
       texts = PaymentCardNumber.maskAllGroups(result.lines.map(\.text), last4: match.last4)
     }
     let lines = zip(result.lines, texts).map { line, text in
-      TextLine(text: text, box: line.box, confidence: (line.confidence * 10).rounded() / 10)
+      TextLine(text: text, box: line.box, confidence: Rounding.tenths(line.confidence))
     }
     let candidates = CardNamePicker.candidates(
       lines: result.lines, words: result.words, height: Double(gray.height))
