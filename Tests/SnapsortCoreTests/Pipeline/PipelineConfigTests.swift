@@ -51,7 +51,7 @@ final class PipelineConfigTests: XCTestCase {
     )
     assertConfigError(
       #"{"version": 1, "stages": [{"stage": "barcode"}]}"#, path: "stages[0].stage",
-      contains: "must be \"load\"")
+      contains: "\"barcode\" needs the decoded image, which \"load\" writes: put it before")
     assertConfigError(
       #"{"version": 1, "stages": [{"stage": "load", "analysis_max_side": 10}]}"#,
       path: "stages[0].analysis_max_side", contains: "at least 64")
@@ -84,5 +84,20 @@ final class PipelineConfigTests: XCTestCase {
     for file in files {
       XCTAssertNoThrow(try PipelineConfig.load(from: file, context: StageContext()), file.lastPathComponent)
     }
+  }
+
+  /// The order is checked from what stages declare they need and produce.
+  func testImpossibleOrdersAreRefusedFromTheDeclarations() {
+    assertConfigError(
+      #"{"version": 1, "stages": [{"stage": "load"}, {"stage": "warp"}, {"stage": "detect_card"}]}"#,
+      path: "stages[1].stage", contains: "\"warp\" needs the card's corners, which \"detect_card\" writes")
+    assertConfigError(
+      #"{"version": 1, "stages": [{"stage": "load"}, {"stage": "load"}]}"#,
+      path: "stages[1].stage", contains: "which \"load\" has written already")
+    assertConfigError(
+      #"{"version": 1, "stages": [{"stage": "load"}, {"stage": "detect_card", "when": "card"}, {"stage": "warp"}]}"#,
+      path: "stages[2].when", contains: "\"warp\" runs for photos that \"detect_card\" skips")
+    assertConfigError(
+      #"{"version": 1, "stages": [{"stage": "issuer"}]}"#, path: "stages", contains: "put \"load\" first")
   }
 }
