@@ -102,7 +102,9 @@ public final class Runner: Sendable {
     for seed in seeds { item.artifacts.write(seed) }
     for (step, stage) in pipeline.stages {
       if !step.when.isEmpty && !step.when.contains(item.kind) { continue }
-      if step.produces.allSatisfy(item.artifacts.contains) { continue }
+      // Seeded: everything this stage would write is there already (a stage that writes nothing
+      // always runs).
+      if !step.produces.isEmpty && step.produces.allSatisfy(item.artifacts.contains) { continue }
       if item.secondsRemaining <= 0 {
         let message =
           "time limit of \(Self.seconds(config.secondsPerImage)) per image (limits.seconds_per_image) "
