@@ -41,6 +41,8 @@ final class BarcodeDatasetTests: XCTestCase {
     let report = try BarcodeEvaluation.run(root: Self.data)
     print(report.markdown(title: "barcodes"))
     XCTAssertGreaterThanOrEqual(report.total.snapsort, 174, "the issue's target: 90 % of 193")
+    // A folder missing from the data (or renamed) would otherwise drop its minimum unnoticed.
+    XCTAssertEqual(Set(report.folders.keys), Set(Self.minimums.keys), "the folders the minimums name")
     for (folder, counts) in report.folders {
       XCTAssertGreaterThanOrEqual(counts.snapsort, Self.minimums[folder] ?? 0, folder)
       XCTAssertGreaterThanOrEqual(counts.snapsort, Self.zbarimg[folder] ?? 0, "\(folder): below zbarimg")

@@ -26,7 +26,9 @@ final class IssuerTrainerTests: XCTestCase {
     XCTAssertEqual(evaluation.known, trainCatalog.issuers.count * 2)
     XCTAssertEqual(evaluation.unknown, heldOut.count * 2 + 20)
     XCTAssertGreaterThan(evaluation.top1Accuracy, 0.8)
-    XCTAssertGreaterThanOrEqual(evaluation.top3Accuracy, evaluation.top1Accuracy)
+    print(evaluation.render(title: "synthetic cards, trained in the test"))
+    // Measured 84.3 % top-1, 93.5 % top-3, 93.8 % unknown recall.
+    XCTAssertGreaterThan(evaluation.top3Accuracy, 0.9)
     XCTAssertGreaterThan(evaluation.unknownRecall, 0.75)
     // Text agreement must carry positive weight after training.
     XCTAssertGreaterThan(model.weights[0] + model.weights[1] + model.weights[2], 0)

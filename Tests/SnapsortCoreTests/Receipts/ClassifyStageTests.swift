@@ -31,8 +31,13 @@ final class ClassifyStageTests: XCTestCase {
 
   func testSamplesAreSortedByKind() throws {
     for (folder, expected) in [("cards", Kind.card), ("screenshots", .card), ("receipts", .receipt)] {
-      let found = try kinds(in: Self.root.appendingPathComponent("samples/\(folder)"))
-      XCTAssertFalse(found.isEmpty, folder)
+      let url = Self.root.appendingPathComponent("samples/\(folder)")
+      let found = try kinds(in: url)
+      // `kinds` leaves out what fails to load: every sample must load and be classified.
+      let inputs = try InputScanner().scan([url]).inputs
+      XCTAssertFalse(inputs.isEmpty, folder)
+      XCTAssertEqual(
+        Set(found.keys), Set(inputs.map(\.relativePath)), "\(folder): every sample is classified")
       for (file, kind) in found { XCTAssertEqual(kind, expected, "\(folder)/\(file)") }
     }
   }
