@@ -68,39 +68,51 @@ extension Bitmap {
                       rowIn, origin + sourceY * sourceStride, weight: vertical.weights[w], count: sourceRow)
                     sourceY += 1
                   }
-                  let rowOut = out.baseAddress! + outY * newWidth * c
-                  for x in 0..<newWidth {
-                    let first = offsets[x]
-                    let count = offsets[x + 1] - first
-                    var p = rowIn + starts[x] * c
-                    if c == 3 {
-                      // R, G and B in the lanes of one vector (the fourth lane reads the next
-                      // pixel, or the row's padding, and is dropped): the same sums per channel.
-                      var sum = SIMD4<Float>()
-                      for w in 0..<count {
-                        sum +=
-                          SIMD4(repeating: weights[first + w])
-                          * UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
-                        p += 3
-                      }
-                      // Lane by lane: SIMD clamping and conversion are generic code, far slower.
-                      rowOut[3 * x] = Self.clampToByte(sum[0])
-                      rowOut[3 * x + 1] = Self.clampToByte(sum[1])
-                      rowOut[3 * x + 2] = Self.clampToByte(sum[2])
-                    } else {
-                      var sum: Float = 0
-                      for w in 0..<count {
-                        sum += weights[first + w] * p[0]
-                        p += 1
-                      }
-                      rowOut[x] = Self.clampToByte(sum)
-                    }
-                  }
+                  Self.resampleRow(
+                    rowIn, into: out.baseAddress! + outY * newWidth * c, width: newWidth, channels: c,
+                    weights: weights, starts: starts, offsets: offsets)
                 }
               }
             }
           }
         }
+      }
+    }
+  }
+
+  /// The horizontal pass over one row of vertically summed floats: each output pixel the
+  /// weighted sum of its taps, rounded and clamped to a byte.
+  @inline(__always)
+  private static func resampleRow(
+    _ rowIn: UnsafeMutablePointer<Float>, into rowOut: UnsafeMutablePointer<UInt8>, width: Int,
+    channels c: Int,
+    weights: UnsafeBufferPointer<Float>, starts: UnsafeBufferPointer<Int>, offsets: UnsafeBufferPointer<Int>
+  ) {
+    for x in 0..<width {
+      let first = offsets[x]
+      let count = offsets[x + 1] - first
+      var p = rowIn + starts[x] * c
+      if c == 3 {
+        // R, G and B in the lanes of one vector (the fourth lane reads the next pixel, or the
+        // row's padding, and is dropped): the same sums per channel.
+        var sum = SIMD4<Float>()
+        for w in 0..<count {
+          sum +=
+            SIMD4(repeating: weights[first + w])
+            * UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+          p += 3
+        }
+        // Lane by lane: SIMD clamping and conversion are generic code, far slower.
+        rowOut[3 * x] = clampToByte(sum[0])
+        rowOut[3 * x + 1] = clampToByte(sum[1])
+        rowOut[3 * x + 2] = clampToByte(sum[2])
+      } else {
+        var sum: Float = 0
+        for w in 0..<count {
+          sum += weights[first + w] * p[0]
+          p += 1
+        }
+        rowOut[x] = clampToByte(sum)
       }
     }
   }

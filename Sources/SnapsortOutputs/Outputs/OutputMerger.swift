@@ -6,16 +6,11 @@ import SnapsortStages
 public enum OutputMerger {
   public static func merge(_ outputs: [URL], into destination: URL) throws -> RunSummary {
     guard !outputs.isEmpty else { throw InputError("give at least one output folder to merge") }
-    let decoder = JSONDecoder()
     var summaries: [RunSummary] = []
     var byFile: [String: Record] = [:]
-    let fileManager = FileManager.default
-    try fileManager.createDirectory(at: destination, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
     for output in outputs {
-      let summaryURL = output.appendingPathComponent("run.json")
-      guard let data = try? Data(contentsOf: summaryURL),
-        let summary = try? decoder.decode(RunSummary.self, from: data)
-      else { throw InputError("\(output.path) holds no run.json: not a snapsort output folder") }
+      let summary = try readSummary(of: output)
       if let first = summaries.first, first.configHash != summary.configHash {
         throw InputError(
           "\(output.path) ran another config (hash \(summary.configHash.prefix(12))… vs \(first.configHash.prefix(12))…)"
@@ -28,21 +23,53 @@ public enum OutputMerger {
         }
         byFile[record.file] = record
       }
-      // Crops are named by content hash, so copies from several shards never collide.
-      let cards = output.appendingPathComponent("cards")
-      if let names = try? fileManager.contentsOfDirectory(atPath: cards.path) {
-        let target = destination.appendingPathComponent("cards")
-        try fileManager.createDirectory(at: target, withIntermediateDirectories: true)
-        for name in names where !fileManager.fileExists(atPath: target.appendingPathComponent(name).path) {
-          try fileManager.copyItem(
-            at: cards.appendingPathComponent(name), to: target.appendingPathComponent(name))
-        }
-      }
+      try copyCrops(of: output, into: destination)
     }
     let records = byFile.values.sorted { $0.file < $1.file }
     try RunOutputs.writeRecords(records, to: destination)
+    let summary = mergedSummary(summaries, records: records)
+    try summary.write(to: destination.appendingPathComponent("run.json"))
+    try RunOutputs.writeDerived(records: records, summary: summary, to: destination)
+    return summary
+  }
+
+  private static func readSummary(of output: URL) throws -> RunSummary {
+    guard let data = try? Data(contentsOf: output.appendingPathComponent("run.json")),
+      let summary = try? JSONDecoder().decode(RunSummary.self, from: data)
+    else { throw InputError("\(output.path) holds no run.json: not a snapsort output folder") }
+    return summary
+  }
+
+  /// Crops are named by content hash, so copies from several shards never collide.
+  private static func copyCrops(of output: URL, into destination: URL) throws {
+    let fileManager = FileManager.default
+    let cards = output.appendingPathComponent("cards")
+    guard let names = try? fileManager.contentsOfDirectory(atPath: cards.path) else { return }
+    let target = destination.appendingPathComponent("cards")
+    try fileManager.createDirectory(at: target, withIntermediateDirectories: true)
+    for name in names where !fileManager.fileExists(atPath: target.appendingPathComponent(name).path) {
+      try fileManager.copyItem(
+        at: cards.appendingPathComponent(name), to: target.appendingPathComponent(name))
+    }
+  }
+
+  /// The shards' summaries as one run's over `records`.
+  private static func mergedSummary(_ summaries: [RunSummary], records: [Record]) -> RunSummary {
     let failed = records.filter { $0.status == .error }.count
     let skipped = Set(summaries.flatMap(\.skippedFiles)).sorted()
+    return RunSummary(
+      version: SnapsortVersion.current, configHash: summaries[0].configHash, config: summaries[0].config,
+      startedAt: summaries.map(\.startedAt).min() ?? "", wallSeconds: summaries.map(\.wallSeconds).max() ?? 0,
+      jobs: summaries.map(\.jobs).reduce(0, +),
+      counts: .init(
+        inputs: records.count, ok: records.count - failed, error: failed, skipped: skipped.count,
+        notStarted: summaries.map(\.counts.notStarted).reduce(0, +),
+        reused: summaries.map(\.counts.reused).reduce(0, +)),
+      stages: mergedStages(summaries), skippedFiles: skipped,
+      interrupted: summaries.contains { $0.interrupted })
+  }
+
+  private static func mergedStages(_ summaries: [RunSummary]) -> [String: RunSummary.StageTiming] {
     var stages: [String: RunSummary.StageTiming] = [:]
     for summary in summaries {
       for (name, timing) in summary.stages {
@@ -57,17 +84,6 @@ public enum OutputMerger {
         stages[name] = merged
       }
     }
-    let summary = RunSummary(
-      version: SnapsortVersion.current, configHash: summaries[0].configHash, config: summaries[0].config,
-      startedAt: summaries.map(\.startedAt).min() ?? "", wallSeconds: summaries.map(\.wallSeconds).max() ?? 0,
-      jobs: summaries.map(\.jobs).reduce(0, +),
-      counts: .init(
-        inputs: records.count, ok: records.count - failed, error: failed, skipped: skipped.count,
-        notStarted: summaries.map(\.counts.notStarted).reduce(0, +),
-        reused: summaries.map(\.counts.reused).reduce(0, +)),
-      stages: stages, skippedFiles: skipped, interrupted: summaries.contains { $0.interrupted })
-    try summary.write(to: destination.appendingPathComponent("run.json"))
-    try RunOutputs.writeDerived(records: records, summary: summary, to: destination)
-    return summary
+    return stages
   }
 }

@@ -30,26 +30,63 @@ extension RecordStore {
     var arguments = StatementArguments()
     for query in (queries + [filter.query].compactMap { $0 }).map(SearchQuery.init(parsing:))
     where !query.isEmpty {
-      var alternatives: [String] = []
-      for clause in query.clauses {
-        var terms: [String] = []
-        for term in clause {
-          let keyword = term.keyword
-          let subquery: String
-          if keyword.count >= 3 {
-            subquery = "SELECT rowid FROM search_fts WHERE search_fts MATCH ?"
-            // Keywords are letters and digits only; quoting makes one phrase of trigrams.
-            arguments += ["\"\(keyword)\""]
-          } else {
-            subquery = "SELECT rowid FROM search_fts WHERE folded LIKE ?"
-            arguments += ["%\(keyword)%"]
-          }
-          terms.append("r.id \(term.negated ? "NOT IN" : "IN") (\(subquery))")
-        }
-        alternatives.append("(" + terms.joined(separator: " AND ") + ")")
-      }
-      conditions.append("(" + alternatives.joined(separator: " OR ") + ")")
+      conditions.append(Self.condition(matching: query, arguments: &arguments))
     }
+    Self.addConditions(of: filter, to: &conditions, arguments: &arguments)
+    let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+    let sql = """
+      SELECT r.file, r.sha256, r.kind, r.status, r.name, coalesce(r.issuer_name, r.issuer_id) AS issuer,
+        r.merchant, r.date, r.total, r.currency,
+        (SELECT group_concat(tag, char(31)) FROM (SELECT tag FROM tags WHERE key = r.key ORDER BY tag)) AS tags,
+        (SELECT group_concat(text, char(31)) FROM (SELECT text FROM annotations WHERE key = r.key ORDER BY id))
+          AS annotations
+      FROM records r \(whereClause) ORDER BY r.file
+      """
+    // A cursor and positional columns: with thousands of matches, per-row name lookups and
+    // row copies cost more than the query itself.
+    return try queue.read { db in
+      var hits: [SearchHit] = []
+      let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+      let split = { (value: String?) in value.map { $0.components(separatedBy: "\u{1F}") } ?? [] }
+      while let row = try rows.next() {
+        hits.append(
+          SearchHit(
+            file: row[0], sha256: row[1], kind: row[2], status: row[3], name: row[4], issuer: row[5],
+            merchant: row[6], date: row[7], total: row[8], currency: row[9], tags: split(row[10]),
+            annotations: split(row[11])))
+      }
+      return hits
+    }
+  }
+
+  /// The SQL condition of one query, its keywords appended to `arguments`.
+  private static func condition(matching query: SearchQuery, arguments: inout StatementArguments) -> String {
+    var alternatives: [String] = []
+    for clause in query.clauses {
+      var terms: [String] = []
+      for term in clause {
+        let keyword = term.keyword
+        let subquery: String
+        if keyword.count >= 3 {
+          subquery = "SELECT rowid FROM search_fts WHERE search_fts MATCH ?"
+          // Keywords are letters and digits only; quoting makes one phrase of trigrams.
+          arguments += ["\"\(keyword)\""]
+        } else {
+          subquery = "SELECT rowid FROM search_fts WHERE folded LIKE ?"
+          arguments += ["%\(keyword)%"]
+        }
+        terms.append("r.id \(term.negated ? "NOT IN" : "IN") (\(subquery))")
+      }
+      alternatives.append("(" + terms.joined(separator: " AND ") + ")")
+    }
+    return "(" + alternatives.joined(separator: " OR ") + ")"
+  }
+
+  /// The filter's kind, merchant, issuer, date, total and tag as SQL conditions and their
+  /// arguments.
+  private static func addConditions(
+    of filter: SearchFilter, to conditions: inout [String], arguments: inout StatementArguments
+  ) {
     if let kind = filter.kind {
       conditions.append("r.kind = ?")
       arguments += [kind.rawValue]
@@ -82,30 +119,6 @@ extension RecordStore {
     if let tag = filter.tag {
       conditions.append("EXISTS (SELECT 1 FROM tags t WHERE t.key = r.key AND t.tag = ?)")
       arguments += [tag.lowercased()]
-    }
-    let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-    let sql = """
-      SELECT r.file, r.sha256, r.kind, r.status, r.name, coalesce(r.issuer_name, r.issuer_id) AS issuer,
-        r.merchant, r.date, r.total, r.currency,
-        (SELECT group_concat(tag, char(31)) FROM (SELECT tag FROM tags WHERE key = r.key ORDER BY tag)) AS tags,
-        (SELECT group_concat(text, char(31)) FROM (SELECT text FROM annotations WHERE key = r.key ORDER BY id))
-          AS annotations
-      FROM records r \(whereClause) ORDER BY r.file
-      """
-    // A cursor and positional columns: with thousands of matches, per-row name lookups and
-    // row copies cost more than the query itself.
-    return try queue.read { db in
-      var hits: [SearchHit] = []
-      let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-      let split = { (value: String?) in value.map { $0.components(separatedBy: "\u{1F}") } ?? [] }
-      while let row = try rows.next() {
-        hits.append(
-          SearchHit(
-            file: row[0], sha256: row[1], kind: row[2], status: row[3], name: row[4], issuer: row[5],
-            merchant: row[6], date: row[7], total: row[8], currency: row[9], tags: split(row[10]),
-            annotations: split(row[11])))
-      }
-      return hits
     }
   }
 

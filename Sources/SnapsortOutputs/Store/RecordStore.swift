@@ -51,74 +51,81 @@ public final class RecordStore {
   static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("v1") { db in
-      try db.execute(
-        sql: """
-          CREATE TABLE records (
-            id INTEGER PRIMARY KEY,
-            key TEXT NOT NULL UNIQUE,          -- sha256, or "file:PATH" when the file could not be read
-            sha256 TEXT NOT NULL,
-            file TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            status TEXT NOT NULL,
-            name TEXT,
-            issuer_id TEXT,
-            issuer_name TEXT,
-            issuer_confidence REAL,
-            merchant TEXT,
-            date TEXT,
-            total TEXT,                        -- decimal text, exactly as in the record
-            currency TEXT,
-            header_color TEXT,
-            crop TEXT,
-            error TEXT,
-            created_at REAL NOT NULL,
-            updated_at REAL NOT NULL
-          );
-          -- The full record apart from the summary columns, so that scanning records for a
-          -- search reads small rows.
-          CREATE TABLE record_json (
-            record_id INTEGER PRIMARY KEY REFERENCES records(id) ON DELETE CASCADE,
-            json TEXT NOT NULL
-          );
-          CREATE INDEX records_kind ON records(kind);
-          CREATE INDEX records_date ON records(date);
-          CREATE TABLE record_files (file TEXT PRIMARY KEY, key TEXT NOT NULL);
-          CREATE INDEX record_files_key ON record_files(key);
-          CREATE TABLE barcodes (
-            record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
-            position INTEGER NOT NULL,
-            symbology TEXT NOT NULL,
-            value TEXT NOT NULL,
-            checksum_ok INTEGER,
-            PRIMARY KEY (record_id, position)
-          );
-          CREATE TABLE receipt_items (
-            record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
-            position INTEGER NOT NULL,
-            description TEXT NOT NULL,
-            quantity TEXT,
-            unit_price TEXT,
-            amount TEXT NOT NULL,
-            PRIMARY KEY (record_id, position)
-          );
-          CREATE TABLE tags (key TEXT NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (key, tag));
-          CREATE INDEX tags_tag ON tags(tag);
-          CREATE TABLE known_tags (tag TEXT PRIMARY KEY);
-          CREATE TABLE annotations (id INTEGER PRIMARY KEY, key TEXT NOT NULL, text TEXT NOT NULL, created_at REAL NOT NULL);
-          CREATE INDEX annotations_key ON annotations(key);
-          CREATE TABLE categories (name TEXT PRIMARY KEY, filter TEXT NOT NULL);
-          -- Trigram tokens give case-insensitive substring matching for keywords of 3+ characters;
-          -- shorter keywords scan the lowercased copy in `folded`.
-          CREATE VIRTUAL TABLE search_fts USING fts5(
-            text, names, merchant, issuer, items, codes, annotations, tags, folded UNINDEXED,
-            tokenize = 'trigram');
-          """)
-      try db.execute(sql: "INSERT INTO known_tags(tag) VALUES (?)", arguments: [reimbursement])
-      let filter = try String(decoding: JSONEncoder().encode(SearchFilter(tag: reimbursement)), as: UTF8.self)
-      try db.execute(
-        sql: "INSERT INTO categories(name, filter) VALUES (?, ?)", arguments: [reimbursement, filter])
+      try db.execute(sql: schemaV1)
+      try addReimbursementCategory(db)
     }
     return migrator
+  }
+
+  /// The tables, indexes and full-text index of version 1.
+  private static let schemaV1 = """
+    CREATE TABLE records (
+      id INTEGER PRIMARY KEY,
+      key TEXT NOT NULL UNIQUE,          -- sha256, or "file:PATH" when the file could not be read
+      sha256 TEXT NOT NULL,
+      file TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      status TEXT NOT NULL,
+      name TEXT,
+      issuer_id TEXT,
+      issuer_name TEXT,
+      issuer_confidence REAL,
+      merchant TEXT,
+      date TEXT,
+      total TEXT,                        -- decimal text, exactly as in the record
+      currency TEXT,
+      header_color TEXT,
+      crop TEXT,
+      error TEXT,
+      created_at REAL NOT NULL,
+      updated_at REAL NOT NULL
+    );
+    -- The full record apart from the summary columns, so that scanning records for a
+    -- search reads small rows.
+    CREATE TABLE record_json (
+      record_id INTEGER PRIMARY KEY REFERENCES records(id) ON DELETE CASCADE,
+      json TEXT NOT NULL
+    );
+    CREATE INDEX records_kind ON records(kind);
+    CREATE INDEX records_date ON records(date);
+    CREATE TABLE record_files (file TEXT PRIMARY KEY, key TEXT NOT NULL);
+    CREATE INDEX record_files_key ON record_files(key);
+    CREATE TABLE barcodes (
+      record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+      position INTEGER NOT NULL,
+      symbology TEXT NOT NULL,
+      value TEXT NOT NULL,
+      checksum_ok INTEGER,
+      PRIMARY KEY (record_id, position)
+    );
+    CREATE TABLE receipt_items (
+      record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+      position INTEGER NOT NULL,
+      description TEXT NOT NULL,
+      quantity TEXT,
+      unit_price TEXT,
+      amount TEXT NOT NULL,
+      PRIMARY KEY (record_id, position)
+    );
+    CREATE TABLE tags (key TEXT NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (key, tag));
+    CREATE INDEX tags_tag ON tags(tag);
+    CREATE TABLE known_tags (tag TEXT PRIMARY KEY);
+    CREATE TABLE annotations (id INTEGER PRIMARY KEY, key TEXT NOT NULL, text TEXT NOT NULL, created_at REAL NOT NULL);
+    CREATE INDEX annotations_key ON annotations(key);
+    CREATE TABLE categories (name TEXT PRIMARY KEY, filter TEXT NOT NULL);
+    -- Trigram tokens give case-insensitive substring matching for keywords of 3+ characters;
+    -- shorter keywords scan the lowercased copy in `folded`.
+    CREATE VIRTUAL TABLE search_fts USING fts5(
+      text, names, merchant, issuer, items, codes, annotations, tags, folded UNINDEXED,
+      tokenize = 'trigram');
+    """
+
+  /// The tag and the saved category every store starts with.
+  private static func addReimbursementCategory(_ db: Database) throws {
+    try db.execute(sql: "INSERT INTO known_tags(tag) VALUES (?)", arguments: [reimbursement])
+    let filter = try String(decoding: JSONEncoder().encode(SearchFilter(tag: reimbursement)), as: UTF8.self)
+    try db.execute(
+      sql: "INSERT INTO categories(name, filter) VALUES (?, ?)", arguments: [reimbursement, filter])
   }
 
   // MARK: - Writing a run
@@ -171,18 +178,7 @@ public final class RecordStore {
       try db.execute(sql: "UPDATE records SET file = ? WHERE id = ?", arguments: [record.file, id])
       return
     }
-    let receipt = record.receipt
-    let card = record.card
-    let columns: [String: (any DatabaseValueConvertible)?] = [
-      "key": key, "sha256": record.sha256, "file": record.file, "kind": record.kind.rawValue,
-      "status": record.status.rawValue, "name": card?.name?.suggested,
-      "issuer_id": card?.issuer?.id, "issuer_name": card?.issuer?.name,
-      "issuer_confidence": card?.issuer.map { $0.confidence }, "merchant": receipt?.merchant,
-      "date": receipt?.date,
-      "total": receipt?.total, "currency": receipt?.currency,
-      "header_color": card?.headerColor ?? card?.colors?.first?.hex,
-      "crop": card?.crop, "error": record.error.map { "\($0.stage): \($0.message)" },
-    ]
+    let columns = Self.summaryColumns(of: record, key: key)
     let names = columns.keys.sorted()
     let id: Int64
     if let existing {
@@ -206,13 +202,38 @@ public final class RecordStore {
       sql:
         "INSERT INTO record_json(record_id, json) VALUES (?, ?) ON CONFLICT(record_id) DO UPDATE SET json = excluded.json",
       arguments: [id, json])
-    for (position, code) in (card?.barcodes ?? []).enumerated() {
+    try Self.insertCodesAndItems(of: record, id: id, in: db)
+    try reindex(id: id, key: key, record: record, in: db)
+  }
+
+  /// The `records` row's columns apart from its id and times, by name.
+  private static func summaryColumns(
+    of record: SnapsortStages.Record, key: String
+  ) -> [String: (any DatabaseValueConvertible)?] {
+    let receipt = record.receipt
+    let card = record.card
+    return [
+      "key": key, "sha256": record.sha256, "file": record.file, "kind": record.kind.rawValue,
+      "status": record.status.rawValue, "name": card?.name?.suggested,
+      "issuer_id": card?.issuer?.id, "issuer_name": card?.issuer?.name,
+      "issuer_confidence": card?.issuer.map { $0.confidence }, "merchant": receipt?.merchant,
+      "date": receipt?.date,
+      "total": receipt?.total, "currency": receipt?.currency,
+      "header_color": card?.headerColor ?? card?.colors?.first?.hex,
+      "crop": card?.crop, "error": record.error.map { "\($0.stage): \($0.message)" },
+    ]
+  }
+
+  /// The record's barcodes and receipt items into their tables, in order, under row `id`.
+  private static func insertCodesAndItems(of record: SnapsortStages.Record, id: Int64, in db: Database) throws
+  {
+    for (position, code) in (record.card?.barcodes ?? []).enumerated() {
       try db.execute(
         sql:
           "INSERT INTO barcodes(record_id, position, symbology, value, checksum_ok) VALUES (?, ?, ?, ?, ?)",
         arguments: [id, position, code.symbology, code.value, code.checksumOK])
     }
-    for (position, item) in (receipt?.items ?? []).enumerated() {
+    for (position, item) in (record.receipt?.items ?? []).enumerated() {
       try db.execute(
         sql: """
           INSERT INTO receipt_items(record_id, position, description, quantity, unit_price, amount)
@@ -220,7 +241,6 @@ public final class RecordStore {
           """,
         arguments: [id, position, item.description, item.quantity, item.unitPrice, item.amount])
     }
-    try reindex(id: id, key: key, record: record, in: db)
   }
 
   /// Rewrites one record's row in the full-text index from its record, tags and annotations.

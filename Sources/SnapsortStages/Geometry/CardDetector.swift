@@ -47,11 +47,34 @@ public struct CardDetector: Sendable {
       count: 48, minimumVotes: max(16, min(small.width, small.height) / 20), perDirection: 12,
       accumulator: &workspace.votes)
     guard lines.count >= 4 else { return nil }
-    let imageArea = Double(small.width * small.height)
-    let pairs = parallelPairs(lines, minimumSeparation: Double(min(small.width, small.height)) * 0.08)
-    // Sides as indices into `lines`, in the order a1, b1, a2, b2.
-    var candidates: [(quad: [Point], sides: SIMD4<Int>, score: Double)] = []
-    let (w, h) = (Double(small.width), Double(small.height))
+    var candidates = candidateQuads(lines, width: small.width, height: small.height)
+    let evaluated = candidates.count
+    // Contrast across the border is dearer to measure: only for the front runners.
+    candidates.sort { $0.score > $1.score }
+    let finalists = Self.finalists(
+      candidates.prefix(24), lines: lines, field: field, width: Double(small.width),
+      height: Double(small.height))
+    guard let best = finalists.max(by: { $0.score < $1.score }), best.score >= minimumScore * 0.5 else {
+      return nil
+    }
+    let card = Self.cardHolding(best, among: finalists)
+    let scaled = card.quad.map { Point(($0.x + 0.5) * scale - 0.5, ($0.y + 0.5) * scale - 0.5) }
+    let refined = EdgeRefiner(image: image).refine(scaled) ?? scaled
+    return Result(
+      quad: Quad.clockwise(refined), confidence: min(1, 2 * card.score), candidates: evaluated)
+  }
+
+  /// A quad of four lines and its score before the border's contrast is measured; its sides are
+  /// indices into the lines, in the order a1, b1, a2, b2.
+  typealias Candidate = (quad: [Point], sides: SIMD4<Int>, score: Double)
+
+  /// Every quad two pairs of parallel lines make that is in the frame, convex, of a plausible
+  /// size, angles and aspect, and supported by edges along its sides.
+  private func candidateQuads(_ lines: [HoughLines.Line], width: Int, height: Int) -> [Candidate] {
+    let imageArea = Double(width * height)
+    let pairs = parallelPairs(lines, minimumSeparation: Double(min(width, height)) * 0.08)
+    var candidates: [Candidate] = []
+    let (w, h) = (Double(width), Double(height))
     let (mx, my) = (w * 0.04, h * 0.04)
     // One quad array rewritten for every combination: most fail a test before they are kept,
     // and a fresh array each time was a good part of this loop's cost.
@@ -72,9 +95,9 @@ public struct CardDetector: Sendable {
         let area = Quad.area(quad)
         guard area > imageArea * 0.03, area < imageArea * 1.05, Quad.isConvex(quad) else { continue }
         guard anglesPlausible(quad) else { continue }
-        let aspect = aspectScore(quad, width: small.width, height: small.height)
+        let aspect = aspectScore(quad, width: width, height: height)
         guard aspect > 0.05 else { continue }
-        let support = sideSupport(lines, sides, quad, width: small.width, height: small.height)
+        let support = sideSupport(lines, sides, quad, width: width, height: height)
         guard support.sides > 0.2 else { continue }
         let fraction = area / imageArea
         let score =
@@ -83,33 +106,35 @@ public struct CardDetector: Sendable {
         candidates.append((quad, sides, score))
       }
     }
-    let evaluated = candidates.count
-    // Contrast across the border is dearer to measure: only for the front runners.
-    candidates.sort { $0.score > $1.score }
+    return candidates
+  }
+
+  /// The front runners scored again with the contrast across their border, the lines that run
+  /// on past their corners, and their place in the frame.
+  static func finalists(
+    _ candidates: ArraySlice<Candidate>, lines: [HoughLines.Line], field: GradientField, width: Double,
+    height: Double
+  ) -> [(quad: [Point], score: Double)] {
     var finalists: [(quad: [Point], score: Double)] = []
-    for candidate in candidates.prefix(24) {
+    for candidate in candidates {
       let contrast = field.borderContrast(candidate.quad)
       let breaks = Self.breaks(lines, candidate.sides, candidate.quad)
       let score =
         candidate.score * (0.7 + 0.3 * contrast) * pow(0.85, Double(breaks))
-        * Self.centrality(candidate.quad, width: w, height: h)
+        * Self.centrality(candidate.quad, width: width, height: height)
       finalists.append((candidate.quad, score))
     }
-    guard var best = finalists.max(by: { $0.score < $1.score }), best.score >= minimumScore * 0.5 else {
-      return nil
-    }
-    // A card's code panel or a label on it is a rectangle of its own, sometimes with cleaner
-    // edges than the card (a white panel on a black card under a steep tilt): a nearly as good
-    // quad around the winner is the card holding it.
-    if let holder = finalists.filter({ Self.holds($0.quad, best.quad) && $0.score >= 0.75 * best.score })
-      .max(by: { $0.score < $1.score })
-    {
-      best = holder
-    }
-    let scaled = best.quad.map { Point(($0.x + 0.5) * scale - 0.5, ($0.y + 0.5) * scale - 0.5) }
-    let refined = EdgeRefiner(image: image).refine(scaled) ?? scaled
-    return Result(
-      quad: Quad.clockwise(refined), confidence: min(1, 2 * best.score), candidates: evaluated)
+    return finalists
+  }
+
+  /// A card's code panel or a label on it is a rectangle of its own, sometimes with cleaner
+  /// edges than the card (a white panel on a black card under a steep tilt): a nearly as good
+  /// quad around the winner is the card holding it.
+  static func cardHolding(
+    _ best: (quad: [Point], score: Double), among finalists: [(quad: [Point], score: Double)]
+  ) -> (quad: [Point], score: Double) {
+    finalists.filter({ holds($0.quad, best.quad) && $0.score >= 0.75 * best.score })
+      .max(by: { $0.score < $1.score }) ?? best
   }
 
   // MARK: - Candidate geometry

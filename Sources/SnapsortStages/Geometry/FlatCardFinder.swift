@@ -47,55 +47,66 @@ struct FlatCardFinder {
     var best: (quad: [Point], area: Int, coverage: Double, top: Int, bottom: Int)?
     for (i, top) in runs.enumerated() {
       let tolerance = 2 + (top.x1 - top.x0) / 100
-      var first = 0, last = starts.count
-      while first < last {
-        let middle = (first + last) / 2
-        if starts[middle] < top.x0 - tolerance { first = middle + 1 } else { last = middle }
-      }
-      for k in first..<starts.count {
+      for k in Self.firstIndex(in: starts, notBelow: top.x0 - tolerance)..<starts.count {
         guard starts[k] <= top.x0 + tolerance else { break }
         let j = byStart[k], bottom = runs[j]
         // Runs come in row order: a later row is a later index.
-        guard bottom.y > top.y, abs(top.x1 - bottom.x1) <= tolerance else { continue }
-        let height = bottom.y - top.y
-        let flatWidth = min(top.x1, bottom.x1) - max(top.x0, bottom.x0)
-        // The straight part of a side stops where the rounded corners start, at most a sixth of
-        // the card's height in from each end.
-        let reach = height / 6 + 2
-        let widest = Double(flatWidth + 2 * reach) / Double(height)
-        let narrowest = Double(flatWidth) / Double(height)
-        let aspect = CardDetector.cardAspect
-        guard widest >= aspect * (1 - aspectTolerance), narrowest <= aspect * (1 + aspectTolerance) else {
-          continue
-        }
-        let rows = (top.y + reach)..<(bottom.y - reach)
-        guard rows.count >= 8,
-          let left = side(
-            image, from: max(1, max(top.x0, bottom.x0) - reach), to: max(top.x0, bottom.x0) + 2, rows: rows,
-            outermost: true),
-          let right = side(
-            image, from: min(top.x1, bottom.x1) - 1, to: min(w - 1, min(top.x1, bottom.x1) + reach),
-            rows: rows, outermost: false)
+        guard bottom.y > top.y, abs(top.x1 - bottom.x1) <= tolerance,
+          let card = card(in: image, top: top, bottom: bottom)
         else { continue }
-        let width = right.x - left.x
-        guard abs(Double(width) / Double(height) / aspect - 1) <= aspectTolerance,
-          Double(flatWidth) >= 0.7 * Double(width)
-        else { continue }
-        let area = width * height
         // Ties go to the pair met first in row order, as a scan of every pair in order would.
         let better =
-          area > best?.area ?? 0 || (area == best?.area && i == best?.top && j < best?.bottom ?? 0)
-        if better {
-          let quad = [
-            Point(Double(left.x), Double(top.y)), Point(Double(right.x), Double(top.y)),
-            Point(Double(right.x), Double(bottom.y)), Point(Double(left.x), Double(bottom.y)),
-          ]
-          best = (quad, area, min(left.coverage, right.coverage), i, j)
-        }
+          card.area > best?.area ?? 0 || (card.area == best?.area && i == best?.top && j < best?.bottom ?? 0)
+        if better { best = (card.quad, card.area, card.coverage, i, j) }
       }
     }
     guard let best else { return nil }
     return Result(quad: best.quad, confidence: min(1, 0.5 + 0.5 * best.coverage))
+  }
+
+  /// The index of the first of the ascending `values` that is at least `lowest`.
+  private static func firstIndex(in values: [Int], notBelow lowest: Int) -> Int {
+    var first = 0, last = values.count
+    while first < last {
+      let middle = (first + last) / 2
+      if values[middle] < lowest { first = middle + 1 } else { last = middle }
+    }
+    return first
+  }
+
+  /// The rectangle with `top` and `bottom` for its top and bottom sides, when it has the card's
+  /// aspect and left and right sides are found between them.
+  private func card(in image: Bitmap, top: Run, bottom: Run) -> (quad: [Point], area: Int, coverage: Double)?
+  {
+    let height = bottom.y - top.y
+    let flatWidth = min(top.x1, bottom.x1) - max(top.x0, bottom.x0)
+    // The straight part of a side stops where the rounded corners start, at most a sixth of
+    // the card's height in from each end.
+    let reach = height / 6 + 2
+    let widest = Double(flatWidth + 2 * reach) / Double(height)
+    let narrowest = Double(flatWidth) / Double(height)
+    let aspect = CardDetector.cardAspect
+    guard widest >= aspect * (1 - aspectTolerance), narrowest <= aspect * (1 + aspectTolerance) else {
+      return nil
+    }
+    let rows = (top.y + reach)..<(bottom.y - reach)
+    guard rows.count >= 8,
+      let left = side(
+        image, from: max(1, max(top.x0, bottom.x0) - reach), to: max(top.x0, bottom.x0) + 2, rows: rows,
+        outermost: true),
+      let right = side(
+        image, from: min(top.x1, bottom.x1) - 1, to: min(image.width - 1, min(top.x1, bottom.x1) + reach),
+        rows: rows, outermost: false)
+    else { return nil }
+    let width = right.x - left.x
+    guard abs(Double(width) / Double(height) / aspect - 1) <= aspectTolerance,
+      Double(flatWidth) >= 0.7 * Double(width)
+    else { return nil }
+    let quad = [
+      Point(Double(left.x), Double(top.y)), Point(Double(right.x), Double(top.y)),
+      Point(Double(right.x), Double(bottom.y)), Point(Double(left.x), Double(bottom.y)),
+    ]
+    return (quad, width * height, min(left.coverage, right.coverage))
   }
 
   /// Whether nearly all pixels, on rows sampled down the image, equal their left neighbour exactly.

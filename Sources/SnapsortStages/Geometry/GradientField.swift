@@ -154,66 +154,95 @@ final class GradientField {
         gy.withUnsafeMutableBufferPointer { gyp in
           magnitude.withUnsafeMutableBufferPointer { mp in
             channelOf.withUnsafeMutableBufferPointer { cp in
+              let source = planes.baseAddress!
+              let target = SobelTarget(
+                gx: gxp.baseAddress!, gy: gyp.baseAddress!, magnitude: mp.baseAddress!,
+                channel: cp.baseAddress!)
               for y in 1..<(h - 1) {
                 var x = 1
                 while x + 8 <= w - 1 {
-                  let i = y * w + x
-                  var bestX = SIMD8<Float>(), bestY = SIMD8<Float>(), bestM = SIMD8<Float>()
-                  var band = SIMD8<Int32>()
-                  for channel in 0..<c {
-                    let b = planes.baseAddress! + channel * count + i
-                    func load(_ offset: Int) -> SIMD8<Int32> {
-                      SIMD8<Int32>(
-                        truncatingIfNeeded: UnsafeRawPointer(b + offset).loadUnaligned(as: SIMD8<UInt16>.self)
-                      )
-                    }
-                    let sx =
-                      (load(-w + 1) &+ 2 &* load(1) &+ load(w + 1))
-                      &- (load(-w - 1) &+ 2 &* load(-1) &+ load(w - 1))
-                    let sy =
-                      (load(w - 1) &+ 2 &* load(w) &+ load(w + 1))
-                      &- (load(-w - 1) &+ 2 &* load(-w) &+ load(-w + 1))
-                    let dx = SIMD8<Float>(sx) * (1 / 256), dy = SIMD8<Float>(sy) * (1 / 256)
-                    let m = (dx * dx + dy * dy).squareRoot()
-                    let stronger = m .> bestM
-                    bestX.replace(with: dx, where: stronger)
-                    bestY.replace(with: dy, where: stronger)
-                    bestM.replace(with: m, where: stronger)
-                    band.replace(with: Int32(channel), where: stronger)
-                  }
-                  UnsafeMutableRawPointer(gxp.baseAddress! + i).storeBytes(of: bestX, as: SIMD8<Float>.self)
-                  UnsafeMutableRawPointer(gyp.baseAddress! + i).storeBytes(of: bestY, as: SIMD8<Float>.self)
-                  UnsafeMutableRawPointer(mp.baseAddress! + i).storeBytes(of: bestM, as: SIMD8<Float>.self)
-                  UnsafeMutableRawPointer(cp.baseAddress! + i).storeBytes(
-                    of: SIMD8<UInt8>(truncatingIfNeeded: band), as: SIMD8<UInt8>.self)
+                  Self.sobel8(source, at: y * w + x, width: w, channels: c, planeSize: count, into: target)
                   x += 8
                 }
                 while x < w - 1 {
-                  let i = y * w + x
-                  for channel in 0..<c {
-                    let b = planes.baseAddress! + channel * count
-                    func at(_ j: Int) -> Int32 { Int32(b[j]) }
-                    let sx =
-                      (at(i - w + 1) + 2 * at(i + 1) + at(i + w + 1))
-                      - (at(i - w - 1) + 2 * at(i - 1) + at(i + w - 1))
-                    let sy =
-                      (at(i + w - 1) + 2 * at(i + w) + at(i + w + 1))
-                      - (at(i - w - 1) + 2 * at(i - w) + at(i - w + 1))
-                    let dx = Float(sx) * (1 / 256), dy = Float(sy) * (1 / 256)
-                    let m = (dx * dx + dy * dy).squareRoot()
-                    if m > mp[i] {
-                      gxp[i] = dx
-                      gyp[i] = dy
-                      mp[i] = m
-                      cp[i] = UInt8(channel)
-                    }
-                  }
+                  Self.sobel1(source, at: y * w + x, width: w, channels: c, planeSize: count, into: target)
                   x += 1
                 }
               }
             }
           }
         }
+      }
+    }
+  }
+
+  /// The planes `sobel()` writes, each pixel's strongest gradient and the channel it is in.
+  private struct SobelTarget {
+    let gx: UnsafeMutablePointer<Float>
+    let gy: UnsafeMutablePointer<Float>
+    let magnitude: UnsafeMutablePointer<Float>
+    let channel: UnsafeMutablePointer<UInt8>
+  }
+
+  /// Sobel at the eight pixels from `i` on, in vectors.
+  @inline(__always)
+  private static func sobel8(
+    _ planes: UnsafePointer<UInt16>, at i: Int, width w: Int, channels c: Int, planeSize count: Int,
+    into target: SobelTarget
+  ) {
+    var bestX = SIMD8<Float>(), bestY = SIMD8<Float>(), bestM = SIMD8<Float>()
+    var band = SIMD8<Int32>()
+    for channel in 0..<c {
+      let b = planes + channel * count + i
+      func load(_ offset: Int) -> SIMD8<Int32> {
+        SIMD8<Int32>(
+          truncatingIfNeeded: UnsafeRawPointer(b + offset).loadUnaligned(as: SIMD8<UInt16>.self)
+        )
+      }
+      let sx =
+        (load(-w + 1) &+ 2 &* load(1) &+ load(w + 1))
+        &- (load(-w - 1) &+ 2 &* load(-1) &+ load(w - 1))
+      let sy =
+        (load(w - 1) &+ 2 &* load(w) &+ load(w + 1))
+        &- (load(-w - 1) &+ 2 &* load(-w) &+ load(-w + 1))
+      let dx = SIMD8<Float>(sx) * (1 / 256), dy = SIMD8<Float>(sy) * (1 / 256)
+      let m = (dx * dx + dy * dy).squareRoot()
+      let stronger = m .> bestM
+      bestX.replace(with: dx, where: stronger)
+      bestY.replace(with: dy, where: stronger)
+      bestM.replace(with: m, where: stronger)
+      band.replace(with: Int32(channel), where: stronger)
+    }
+    UnsafeMutableRawPointer(target.gx + i).storeBytes(of: bestX, as: SIMD8<Float>.self)
+    UnsafeMutableRawPointer(target.gy + i).storeBytes(of: bestY, as: SIMD8<Float>.self)
+    UnsafeMutableRawPointer(target.magnitude + i).storeBytes(of: bestM, as: SIMD8<Float>.self)
+    UnsafeMutableRawPointer(target.channel + i).storeBytes(
+      of: SIMD8<UInt8>(truncatingIfNeeded: band), as: SIMD8<UInt8>.self)
+  }
+
+  /// Sobel at pixel `i` alone, for the ends of rows that are not a whole vector; `target`'s
+  /// magnitude there must start at zero.
+  @inline(__always)
+  private static func sobel1(
+    _ planes: UnsafePointer<UInt16>, at i: Int, width w: Int, channels c: Int, planeSize count: Int,
+    into target: SobelTarget
+  ) {
+    for channel in 0..<c {
+      let b = planes + channel * count
+      func at(_ j: Int) -> Int32 { Int32(b[j]) }
+      let sx =
+        (at(i - w + 1) + 2 * at(i + 1) + at(i + w + 1))
+        - (at(i - w - 1) + 2 * at(i - 1) + at(i + w - 1))
+      let sy =
+        (at(i + w - 1) + 2 * at(i + w) + at(i + w + 1))
+        - (at(i - w - 1) + 2 * at(i - w) + at(i - w + 1))
+      let dx = Float(sx) * (1 / 256), dy = Float(sy) * (1 / 256)
+      let m = (dx * dx + dy * dy).squareRoot()
+      if m > target.magnitude[i] {
+        target.gx[i] = dx
+        target.gy[i] = dy
+        target.magnitude[i] = m
+        target.channel[i] = UInt8(channel)
       }
     }
   }

@@ -110,6 +110,18 @@ struct HoughLines {
   /// `strongest(count:minimumVotes:perDirection:)` voting into `accumulator`, whose storage is
   /// reused from image to image (its contents are overwritten).
   func strongest(count: Int, minimumVotes: Int, perDirection: Int = 8, accumulator: inout [Int32]) -> [Line] {
+    vote(into: &accumulator)
+    let peaks = separatedPeaks(
+      sortedPeaks(accumulator, minimumVotes: minimumVotes), count: count, perDirection: perDirection)
+    return peaks.map { peak in
+      let theta = Double(peak.t) * 2 * .pi / Double(thetaBins)
+      let rho = Double(peak.r - rhoOffset) * 2
+      return trace(theta: theta, rho: rho, votes: Int(peak.votes))
+    }
+  }
+
+  /// Each edge's votes, over the θ bins near its gradient direction, into a cleared accumulator.
+  private func vote(into accumulator: inout [Int32]) {
     if accumulator.count == thetaBins * rhoBins {
       accumulator.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
     } else {
@@ -133,10 +145,19 @@ struct HoughLines {
         }
       }
     }
-    // One integer per peak, larger for more votes, then for a smaller θ bin, then a smaller ρ
-    // bin: integers sort several times faster than tuples compared by a closure, in the same
-    // order.
-    let field20 = 0xFFFFF
+  }
+
+  typealias Peak = (t: Int, r: Int, votes: Int32)
+
+  /// Field width of θ and ρ bins in a peak's sort key.
+  private static let field20 = 0xFFFFF
+
+  /// The bins with at least `minimumVotes`, as sort keys: more votes first, then a smaller θ bin,
+  /// then a smaller ρ bin.
+  private func sortedPeaks(_ accumulator: [Int32], minimumVotes: Int) -> [Int] {
+    // One integer per peak: integers sort several times faster than tuples compared by a
+    // closure, in the same order.
+    let field20 = Self.field20
     var keys: [Int] = []
     accumulator.withUnsafeBufferPointer { votes in
       for t in 0..<thetaBins {
@@ -147,10 +168,17 @@ struct HoughLines {
       }
     }
     keys.sort(by: >)
+    return keys
+  }
+
+  /// The strongest peaks, skipping one near a peak already taken and any beyond `perDirection`
+  /// in a direction.
+  private func separatedPeaks(_ keys: [Int], count: Int, perDirection: Int) -> [Peak] {
+    let field20 = Self.field20
     let peaks = keys.lazy.map { key in
       (t: field20 - (key >> 20 & field20), r: field20 - (key & field20), votes: Int32(key >> 40))
     }
-    var chosen: [(t: Int, r: Int, votes: Int32)] = []
+    var chosen: [Peak] = []
     var perBucket = [Int](repeating: 0, count: 6)
     for peak in peaks {
       let clash = chosen.contains { other in
@@ -166,11 +194,7 @@ struct HoughLines {
       chosen.append(peak)
       if chosen.count == count { break }
     }
-    return chosen.map { peak in
-      let theta = Double(peak.t) * 2 * .pi / Double(thetaBins)
-      let rho = Double(peak.r - rhoOffset) * 2
-      return trace(theta: theta, rho: rho, votes: Int(peak.votes))
-    }
+    return chosen
   }
 
   /// Where along the line edges of either polarity run parallel to it, so a side whose contrast

@@ -112,73 +112,95 @@ public enum IssuerFeatures {
 
   /// The features that depend on the card and one candidate only.
   package static func pairVector(_ card: CardEvidence, _ issuer: PreparedIssuer) -> [Double] {
+    let text = textFeatures(card, issuer)
+    let programBest = issuer.program.map { card.hasText ? card.textWindows.match($0).score : 0 } ?? 0
+    let colour = colourFeatures(card, issuer)
+    let codes = barcodeFeatures(card, issuer)
+    return [
+      text.best, pow(text.best, 4), text.exact ? 1 : 0, text.exactShort ? 1 : 0, text.nameBest, programBest,
+      colour.chromatic, colour.coverage, colour.neutral, codes.symbology, codes.pattern, codes.mismatch,
+      text.best * colour.chromatic, text.bigramBest,
+    ]
+  }
+
+  /// How well the card's text, and its name lines, match the issuer's names and aliases.
+  static func textFeatures(
+    _ card: CardEvidence, _ issuer: PreparedIssuer
+  ) -> (best: Double, bigramBest: Double, exact: Bool, exactShort: Bool, nameBest: Double) {
     var textBest = 0.0
     var bigramBest = 0.0
     var exact = false
     var exactShort = false
     var nameBest = 0.0
-    if card.hasText {
-      for phrase in issuer.phrases {
-        let match = card.textWindows.match(phrase)
-        // Short names need a near-exact match: two shared trigrams of a 2-letter word mean little.
-        let lengthFactor = min(1, Double(phrase.text.count + 2) / 7)
-        textBest = max(textBest, match.score * lengthFactor)
-        bigramBest = max(bigramBest, match.bigram * lengthFactor)
-        if match.exact {
-          exact = true
-          if phrase.text.count <= 3 { exactShort = true }
-        }
-        if !card.nameWindows.isEmpty {
-          nameBest = max(nameBest, card.nameWindows.match(phrase).score * lengthFactor)
-        }
+    guard card.hasText else { return (textBest, bigramBest, exact, exactShort, nameBest) }
+    for phrase in issuer.phrases {
+      let match = card.textWindows.match(phrase)
+      // Short names need a near-exact match: two shared trigrams of a 2-letter word mean little.
+      let lengthFactor = min(1, Double(phrase.text.count + 2) / 7)
+      textBest = max(textBest, match.score * lengthFactor)
+      bigramBest = max(bigramBest, match.bigram * lengthFactor)
+      if match.exact {
+        exact = true
+        if phrase.text.count <= 3 { exactShort = true }
+      }
+      if !card.nameWindows.isEmpty {
+        nameBest = max(nameBest, card.nameWindows.match(phrase).score * lengthFactor)
       }
     }
-    let programBest = issuer.program.map { card.hasText ? card.textWindows.match($0).score : 0 } ?? 0
+    return (textBest, bigramBest, exact, exactShort, nameBest)
+  }
 
+  /// How much of the card is in the issuer's chromatic and neutral colours, and how many of the
+  /// issuer's chromatic colours the card shows.
+  static func colourFeatures(
+    _ card: CardEvidence, _ issuer: PreparedIssuer
+  ) -> (chromatic: Double, neutral: Double, coverage: Double) {
     var chromatic = 0.0
     var neutral = 0.0
     var coverage = 0.0
-    if card.hasColours {
-      let total = card.colours.reduce(0) { $0 + $1.share }
-      for colour in card.colours {
-        let share = colour.share / max(total, 1e-9)
-        if let best = issuer.chromatic.map({ IssuerColor.distance($0, colour.lab) }).min() {
-          chromatic += share * similarity(best)
-        }
-        if let best = issuer.neutral.map({ IssuerColor.distance($0, colour.lab) }).min() {
-          neutral += share * similarity(best)
-        }
+    guard card.hasColours else { return (chromatic, neutral, coverage) }
+    let total = card.colours.reduce(0) { $0 + $1.share }
+    for colour in card.colours {
+      let share = colour.share / max(total, 1e-9)
+      if let best = issuer.chromatic.map({ IssuerColor.distance($0, colour.lab) }).min() {
+        chromatic += share * similarity(best)
       }
-      if !issuer.chromatic.isEmpty {
-        for brand in issuer.chromatic {
-          let best = card.colours.filter { $0.share >= 0.03 }.map { IssuerColor.distance($0.lab, brand) }
-            .min()
-          coverage += best.map(similarity) ?? 0
-        }
-        coverage /= Double(issuer.chromatic.count)
+      if let best = issuer.neutral.map({ IssuerColor.distance($0, colour.lab) }).min() {
+        neutral += share * similarity(best)
       }
     }
+    if !issuer.chromatic.isEmpty {
+      for brand in issuer.chromatic {
+        let best = card.colours.filter { $0.share >= 0.03 }.map { IssuerColor.distance($0.lab, brand) }
+          .min()
+        coverage += best.map(similarity) ?? 0
+      }
+      coverage /= Double(issuer.chromatic.count)
+    }
+    return (chromatic, neutral, coverage)
+  }
 
+  /// Whether the card's codes are of a symbology the issuer uses, fit one of its patterns, or
+  /// neither.
+  static func barcodeFeatures(
+    _ card: CardEvidence, _ issuer: PreparedIssuer
+  ) -> (symbology: Double, pattern: Double, mismatch: Double) {
     var symbology = 0.0
     var pattern = 0.0
     var mismatch = 0.0
     let patterns = issuer.issuer.barcodes
     let known = Set(issuer.issuer.symbologies + patterns.map(\.symbology))
-    if card.hasCodes && !known.isEmpty {
-      if card.codes.contains(where: { known.contains($0.symbology) }) { symbology = 1 }
-      let fits = card.codes.contains { code in
-        patterns.contains { p in
-          p.symbology == code.symbology && (p.length.map { $0 == code.value.count } ?? true)
-            && (p.prefix.map { code.value.hasPrefix($0) } ?? true)
-            && (p.length != nil || p.prefix != nil)
-        }
+    guard card.hasCodes && !known.isEmpty else { return (symbology, pattern, mismatch) }
+    if card.codes.contains(where: { known.contains($0.symbology) }) { symbology = 1 }
+    let fits = card.codes.contains { code in
+      patterns.contains { p in
+        p.symbology == code.symbology && (p.length.map { $0 == code.value.count } ?? true)
+          && (p.prefix.map { code.value.hasPrefix($0) } ?? true)
+          && (p.length != nil || p.prefix != nil)
       }
-      if fits { pattern = 1 }
-      if symbology == 0 && pattern == 0 { mismatch = 1 }
     }
-    return [
-      textBest, pow(textBest, 4), exact ? 1 : 0, exactShort ? 1 : 0, nameBest, programBest,
-      chromatic, coverage, neutral, symbology, pattern, mismatch, textBest * chromatic, bigramBest,
-    ]
+    if fits { pattern = 1 }
+    if symbology == 0 && pattern == 0 { mismatch = 1 }
+    return (symbology, pattern, mismatch)
   }
 }

@@ -105,8 +105,27 @@ public enum ReceiptDate {
   ///
   /// - Parameter monthFirst: read an ambiguous `NN/NN/YYYY` as month first (US receipts).
   public static func dates(in text: String, monthFirst: Bool = false) -> [Found] {
+    var dates = Collector(text: text, monthFirst: monthFirst)
+    for match in isoPattern.matches(in: text) {
+      dates.add(
+        Int(match[1]!)!, Int(match[2]!)!, Int(match[3]!)!, ambiguous: false, at: match.range.lowerBound)
+    }
+    // "6/ 15. 00" is a quantity and a price that OCR spaced like a date; a real date's parts
+    // never read as an amount (Money skips "18.11.2023" and "02.03.20").
+    let amounts = Money.amounts(in: text).map(\.range)
+    dates.addNumeric(outside: amounts)
+    if dates.found.isEmpty { dates.addMended(outside: amounts) }
+    dates.addNamed()
+    return dates.found.sorted { $0.0 < $1.0 }.map(\.1)
+  }
+
+  /// The dates read from one text so far, each with its offset in the text, for sorting.
+  private struct Collector {
+    let text: String
+    let monthFirst: Bool
     var found: [(Int, Found)] = []
-    func add(
+
+    mutating func add(
       _ year: Int, _ month: Int, _ day: Int, ambiguous: Bool, repaired: Bool = false, at index: String.Index
     ) {
       guard (1990...2099).contains(year), (1...12).contains(month), (1...31).contains(day) else { return }
@@ -117,8 +136,9 @@ public enum ReceiptDate {
           Found(iso: iso, ambiguous: ambiguous, repaired: repaired)
         ))
     }
+
     /// Two numbers that are a day and a month in one order or the other.
-    func addDayAndMonth(
+    mutating func addDayAndMonth(
       _ a: Int, _ b: Int, year y: Int, separator: Substring?, repaired: Bool, at index: String.Index
     ) {
       if a > 12 || b == 0 {
@@ -131,42 +151,41 @@ public enum ReceiptDate {
         add(y, b, a, ambiguous: a != b, repaired: repaired, at: index)
       }
     }
-    func year(_ text: Substring) -> Int {
-      let value = Int(text) ?? 0
-      return text.count == 2 ? 2000 + value : value
+
+    /// `range` as character offsets, as amounts give theirs.
+    func offsets(of range: Range<String.Index>) -> Range<Int> {
+      let lower = text.distance(from: text.startIndex, to: range.lowerBound)
+      return lower..<lower + text.distance(from: range.lowerBound, to: range.upperBound)
     }
-    for match in isoPattern.matches(in: text) {
-      let o = match
-      add(Int(o[1]!)!, Int(o[2]!)!, Int(o[3]!)!, ambiguous: false, at: match.range.lowerBound)
-    }
-    // "6/ 15. 00" is a quantity and a price that OCR spaced like a date; a real date's parts
-    // never read as an amount (Money skips "18.11.2023" and "02.03.20").
-    let amounts = Money.amounts(in: text).map(\.range)
-    for match in numericPattern.matches(in: text) {
-      let o = match
-      let lower = text.distance(from: text.startIndex, to: match.range.lowerBound)
-      let upper = text.distance(from: text.startIndex, to: match.range.upperBound)
-      // An "amount" that the date's year follows ("08. 03-17") is its day and month.
-      if amounts.contains(where: { $0.overlaps(lower..<upper) && $0.upperBound >= upper }) { continue }
-      let a = Int(o[1]!)!, b = Int(o[3]!)!
-      if a > 12, (13...19).contains(b) {
-        // No month is 13-19: the "0" of "08" read as "1" ("14-18-17").
+
+    /// `DD.MM.YY`, `MM/DD/YYYY` and the like, none of whose parts reads as an amount.
+    mutating func addNumeric(outside amounts: [Range<Int>]) {
+      for match in numericPattern.matches(in: text) {
+        let span = offsets(of: match.range)
+        // An "amount" that the date's year follows ("08. 03-17") is its day and month.
+        if amounts.contains(where: { $0.overlaps(span) && $0.upperBound >= span.upperBound }) { continue }
+        let a = Int(match[1]!)!, b = Int(match[3]!)!
+        if a > 12, (13...19).contains(b) {
+          // No month is 13-19: the "0" of "08" read as "1" ("14-18-17").
+          addDayAndMonth(
+            a, b - 10, year: year(match[4]!), separator: match[2], repaired: true, at: match.range.lowerBound)
+          continue
+        }
         addDayAndMonth(
-          a, b - 10, year: year(o[4]!), separator: o[2], repaired: true, at: match.range.lowerBound)
-        continue
+          a, b, year: year(match[4]!), separator: match[2], repaired: false, at: match.range.lowerBound)
       }
-      addDayAndMonth(a, b, year: year(o[4]!), separator: o[2], repaired: false, at: match.range.lowerBound)
     }
-    if found.isEmpty {
+
+    /// Dates OCR garbled: a separator lost, or digits read as letters.
+    mutating func addMended(outside amounts: [Range<Int>]) {
       // Capture groups of the day (or month), the separator, the month (or day) and the year.
       let mended: [(TextPattern, first: Int, separator: Int, second: Int)] = [
         (lostSeparatorPattern, 1, 2, 3), (joinedDayMonthPattern, 1, 3, 2),
       ]
       for (pattern, first, separator, second) in mended {
         for match in pattern.matches(in: text) {
-          let lower = text.distance(from: text.startIndex, to: match.range.lowerBound)
-          let upper = text.distance(from: text.startIndex, to: match.range.upperBound)
-          if amounts.contains(where: { $0.overlaps(lower..<upper) }) { continue }
+          let span = offsets(of: match.range)
+          if amounts.contains(where: { $0.overlaps(span) }) { continue }
           addDayAndMonth(
             Int(match[first]!)!, Int(match[second]!)!, year: Int(match[4]!)!, separator: match[separator],
             repaired: true, at: match.range.lowerBound)
@@ -178,17 +197,24 @@ public enum ReceiptDate {
           a, b, year: year(match[4]!), separator: match[2], repaired: true, at: match.range.lowerBound)
       }
     }
-    for match in namedPattern.matches(in: text) {
-      let o = match
-      guard let month = month(named: String(o[2]!)) else { continue }
-      add(year(o[3]!), month, Int(o[1]!)!, ambiguous: false, at: match.range.lowerBound)
+
+    /// Dates with a month name, the day before it or after it.
+    mutating func addNamed() {
+      for match in namedPattern.matches(in: text) {
+        guard let month = month(named: String(match[2]!)) else { continue }
+        add(year(match[3]!), month, Int(match[1]!)!, ambiguous: false, at: match.range.lowerBound)
+      }
+      for match in namedFirstPattern.matches(in: text) {
+        guard let month = month(named: String(match[1]!)) else { continue }
+        add(Int(match[3]!)!, month, Int(match[2]!)!, ambiguous: false, at: match.range.lowerBound)
+      }
     }
-    for match in namedFirstPattern.matches(in: text) {
-      let o = match
-      guard let month = month(named: String(o[1]!)) else { continue }
-      add(Int(o[3]!)!, month, Int(o[2]!)!, ambiguous: false, at: match.range.lowerBound)
+
+    /// A two-digit year is this century's.
+    func year(_ text: Substring) -> Int {
+      let value = Int(text) ?? 0
+      return text.count == 2 ? 2000 + value : value
     }
-    return found.sorted { $0.0 < $1.0 }.map(\.1)
   }
 
   /// The first time of day in `text` as `HH:MM` or `HH:MM:SS`.

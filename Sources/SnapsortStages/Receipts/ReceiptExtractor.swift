@@ -40,40 +40,10 @@ public struct ReceiptExtractor: Sendable {
     }
     var receipt = ReceiptRecord()
     var fields: [String: ReceiptField] = [:]
-    func set(_ name: String, _ value: String?, _ confidence: Double, _ line: Int?) {
-      guard let value else { return }
-      fields[name] = ReceiptField(
-        value: value, confidence: (min(1, max(0, confidence)) * 100).rounded() / 100, line: line)
-    }
-
-    let currency = Self.currency(lines)
-    receipt.currency = currency?.value
-    set("currency", currency?.value, currency?.confidence ?? 0, currency?.line)
-
-    if let merchant = merchant(lines) {
-      receipt.merchant = merchant.value
-      set("merchant", merchant.value, merchant.confidence, merchant.line)
-    }
-    if let date = Self.date(lines, monthFirst: currency?.value == "USD") {
-      receipt.date = date.value.iso
-      set("date", date.value.iso, date.confidence, date.line)
-      if let time = ReceiptDate.time(in: lines[date.line].text)
-        ?? lines.lazy.compactMap({ ReceiptDate.time(in: $0.text) }).first
-      {
-        receipt.time = time
-      }
-    }
+    readHeader(lines, into: &receipt, fields: &fields)
 
     let totals = Self.totals(lines)
-    receipt.total = totals.total?.value.description
-    set("total", receipt.total, totals.total?.confidence ?? 0, totals.total?.line)
-    receipt.subtotal = totals.subtotal?.value.description
-    set("subtotal", receipt.subtotal, totals.subtotal?.confidence ?? 0, totals.subtotal?.line)
-    receipt.savings = totals.savings?.value.magnitude.description
-    set("savings", receipt.savings, totals.savings?.confidence ?? 0, totals.savings?.line)
-    receipt.tax = totals.tax?.value.description
-    set("tax", receipt.tax, totals.tax?.confidence ?? 0, totals.tax?.line)
-
+    Self.record(totals, into: &receipt, fields: &fields)
     let firstTotalsLine = [totals.subtotal?.line, totals.total?.line, totals.savings?.line].compactMap { $0 }
       .min()
     let items = ReceiptItems.items(lines, end: firstTotalsLine ?? lines.count)
@@ -81,7 +51,7 @@ public struct ReceiptExtractor: Sendable {
 
     if let reference = Self.reference(lines) {
       receipt.referenceNumber = reference.value
-      set("reference_number", reference.value, reference.confidence, reference.line)
+      Self.set(&fields, "reference_number", reference.value, reference.confidence, reference.line)
     }
 
     let checks = ReceiptConsistency.check(
@@ -100,6 +70,52 @@ public struct ReceiptExtractor: Sendable {
         text: row.text, box: row.box.map { $0.rounded() }, confidence: (row.confidence * 10).rounded() / 10)
     }
     return receipt
+  }
+
+  /// Records a field found, its confidence clamped to 0…1 and rounded to hundredths; nothing
+  /// when no value was found.
+  static func set(
+    _ fields: inout [String: ReceiptField], _ name: String, _ value: String?, _ confidence: Double,
+    _ line: Int?
+  ) {
+    guard let value else { return }
+    fields[name] = ReceiptField(
+      value: value, confidence: (min(1, max(0, confidence)) * 100).rounded() / 100, line: line)
+  }
+
+  /// Currency, merchant, and date and time: what the header names.
+  func readHeader(_ lines: [Line], into receipt: inout ReceiptRecord, fields: inout [String: ReceiptField]) {
+    let currency = Self.currency(lines)
+    receipt.currency = currency?.value
+    Self.set(&fields, "currency", currency?.value, currency?.confidence ?? 0, currency?.line)
+
+    if let merchant = merchant(lines) {
+      receipt.merchant = merchant.value
+      Self.set(&fields, "merchant", merchant.value, merchant.confidence, merchant.line)
+    }
+    if let date = Self.date(lines, monthFirst: currency?.value == "USD") {
+      receipt.date = date.value.iso
+      Self.set(&fields, "date", date.value.iso, date.confidence, date.line)
+      if let time = ReceiptDate.time(in: lines[date.line].text)
+        ?? lines.lazy.compactMap({ ReceiptDate.time(in: $0.text) }).first
+      {
+        receipt.time = time
+      }
+    }
+  }
+
+  /// Total, subtotal, savings and tax into the record, each with its field.
+  static func record(
+    _ totals: Totals, into receipt: inout ReceiptRecord, fields: inout [String: ReceiptField]
+  ) {
+    receipt.total = totals.total?.value.description
+    set(&fields, "total", receipt.total, totals.total?.confidence ?? 0, totals.total?.line)
+    receipt.subtotal = totals.subtotal?.value.description
+    set(&fields, "subtotal", receipt.subtotal, totals.subtotal?.confidence ?? 0, totals.subtotal?.line)
+    receipt.savings = totals.savings?.value.magnitude.description
+    set(&fields, "savings", receipt.savings, totals.savings?.confidence ?? 0, totals.savings?.line)
+    receipt.tax = totals.tax?.value.description
+    set(&fields, "tax", receipt.tax, totals.tax?.confidence ?? 0, totals.tax?.line)
   }
 
   /// The record's confidence: the mean of merchant's, date's and total's, raised when the
@@ -147,6 +163,25 @@ public struct ReceiptExtractor: Sendable {
     // name. A price in the first two rows is OCR noise, not an item.
     let firstPrice = lines.first(where: { $0.price != nil })?.index ?? lines.count
     let header = Array(lines.prefix(firstPrice >= 2 ? min(10, firstPrice) : 10))
+    if let brand = headerBrand(header) { return brand }
+    let address = Self.addressLine(lines, firstPrice: firstPrice)
+    let candidates = Self.nameCandidates(header, address: address)
+    // The nearest name above the address, read less confidently than the header's first lines
+    // may be (a name under a large logo or an advert), when no company form settles it.
+    let aboveAddress = address.flatMap { Self.nameAbove($0, in: lines) }
+    if candidates.isEmpty || !candidates.prefix(5).contains(where: \.company), let brand = footerBrand(lines)
+    {
+      return brand
+    }
+    guard
+      let first = candidates.first
+        ?? aboveAddress.map({ (line: $0, company: Self.namesCompany($0.folded)) })
+    else { return nil }
+    return Self.chosenName(first: first, candidates: candidates, aboveAddress: aboveAddress)
+  }
+
+  /// A catalog brand in the header, spelt out or a letter or two off.
+  func headerBrand(_ header: [Line]) -> Found<String>? {
     // A legal name printed above a brand is the merchant of record ("MR D.I.Y. SDN BHD" above
     // "(MR DIY TESCO TERBAU)", a shop inside a Tesco): a brand below it names a host or a
     // branch, so brands are looked for down to the first legal name only.
@@ -172,48 +207,66 @@ public struct ReceiptExtractor: Sendable {
         return Found(value: brand, confidence: 0.6, line: line.index)
       }
     }
-    // The shop's address block: a name printed just above it is the shop's, and a company
-    // named below it is an operator or a host, not the shop (a slogan or an advert above the
-    // name, "MYNEWS RETAIL SB" under a service area's address).
+    return nil
+  }
+
+  /// The index of the line that begins the shop's address block, if the header has one.
+  ///
+  /// A name printed just above the address is the shop's, and a company named below it is an
+  /// operator or a host, not the shop (a slogan or an advert above the name, "MYNEWS RETAIL SB"
+  /// under a service area's address).
+  static func addressLine(_ lines: [Line], firstPrice: Int) -> Int? {
     // OCR of a logo or an advert can look like an address too ("rd 7"): the block is the first
     // address line under a name, else the first address line.
     // Only in the header: a row of numbers further down ("3182 14:38") is no address.
-    let addresses = lines.prefix(min(16, firstPrice)).filter { Self.looksLikeAddress($0.folded) }.map(\.index)
-    func nameAbove(_ address: Int) -> Line? {
-      lines[max(0, address - 2)..<address].last(where: {
-        Self.readsLikeName($0, minimumConfidence: 35) && !Self.isRegistration($0.text)
-      })
-    }
-    let address = addresses.first(where: { nameAbove($0) != nil }) ?? addresses.first
-    var candidates: [(line: Line, company: Bool)] = []
+    let addresses = lines.prefix(min(16, firstPrice)).filter { looksLikeAddress($0.folded) }.map(\.index)
+    return addresses.first(where: { nameAbove($0, in: lines) != nil }) ?? addresses.first
+  }
+
+  /// The last of the two lines above `address` that reads like a name.
+  static func nameAbove(_ address: Int, in lines: [Line]) -> Line? {
+    lines[max(0, address - 2)..<address].last(where: {
+      readsLikeName($0, minimumConfidence: 35) && !isRegistration($0.text)
+    })
+  }
+
+  typealias NameCandidate = (line: Line, company: Bool)
+
+  /// The header's lines that read like a name; `company` where one names a company form at or
+  /// above the address.
+  static func nameCandidates(_ header: [Line], address: Int?) -> [NameCandidate] {
+    var candidates: [NameCandidate] = []
     // A line naming a company form is taken read less confidently: the form itself is evidence.
     for line in header
-    where Self.readsLikeName(line, minimumConfidence: Self.namesCompany(line.folded) ? 35 : 45) {
+    where readsLikeName(line, minimumConfidence: namesCompany(line.folded) ? 35 : 45) {
       let company =
-        Self.namesCompany(line.folded) && (address == nil || line.index < address! || address! == 0)
+        namesCompany(line.folded) && (address == nil || line.index < address! || address! == 0)
       candidates.append((line, company))
     }
-    // The nearest name above the address, read less confidently than the header's first lines
-    // may be (a name under a large logo or an advert), when no company form settles it.
-    let aboveAddress = address.flatMap(nameAbove)
-    // A brand further down (a footer "Aldi GmbH & Co. KG", a web address) still names the shop.
-    if candidates.isEmpty || !candidates.prefix(5).contains(where: \.company) {
-      // Only where the line names a company or a web address: "Netto" in a VAT table is a word.
-      for line in lines.reversed()
-      where ReceiptKeywords.containsAny(
-        line.folded, ["gmbh", "kg", "ag", "ltd", "sdn", "bhd", "www", "inc", "sa"])
-        || line.text.lowercased().contains("www")
-      {
-        let collapsed = ReceiptKeywords.fold(Self.collapseSpacedLetters(line.text))
-        if let brand = brands.first(where: { collapsed.contains($0.folded) }) {
-          return Found(value: brand.name, confidence: 0.7, line: line.index)
-        }
+    return candidates
+  }
+
+  /// A brand further down (a footer "Aldi GmbH & Co. KG", a web address) still names the shop.
+  func footerBrand(_ lines: [Line]) -> Found<String>? {
+    // Only where the line names a company or a web address: "Netto" in a VAT table is a word.
+    for line in lines.reversed()
+    where ReceiptKeywords.containsAny(
+      line.folded, ["gmbh", "kg", "ag", "ltd", "sdn", "bhd", "www", "inc", "sa"])
+      || line.text.lowercased().contains("www")
+    {
+      let collapsed = ReceiptKeywords.fold(Self.collapseSpacedLetters(line.text))
+      if let brand = brands.first(where: { collapsed.contains($0.folded) }) {
+        return Found(value: brand.name, confidence: 0.7, line: line.index)
       }
     }
-    guard
-      let first = candidates.first
-        ?? aboveAddress.map({ (line: $0, company: Self.namesCompany($0.folded)) })
-    else { return nil }
+    return nil
+  }
+
+  /// The name among the candidates: one of the first five naming a company, else the first,
+  /// else the one above the address.
+  static func chosenName(first: NameCandidate, candidates: [NameCandidate], aboveAddress: Line?) -> Found<
+    String
+  > {
     var chosen = candidates.prefix(5).first(where: \.company) ?? first
     // Three or more rows between the first name-like line and the one above the address make
     // the first a slogan or an advert; closer, it is the name and the other a branch.
@@ -221,16 +274,16 @@ public struct ReceiptExtractor: Sendable {
       chosen = (aboveAddress, false)
     }
     let confidence = (chosen.company ? 0.8 : 0.55) * min(1, chosen.line.confidence / 80)
-    var value = Self.cleanName(Self.collapseSpacedLetters(chosen.line.text))
+    var value = cleanName(collapseSpacedLetters(chosen.line.text))
     // A name broken over two rows ("POPULAR BOOK" / "CO. (M) SDN BHD"): the company-form row
     // alone says little, so the name row above it is joined on.
     let ownWords = ReceiptKeywords.fold(value).split(separator: " ").filter {
-      !Self.companyForms.contains(String($0)) && $0.count > 1
+      !companyForms.contains(String($0)) && $0.count > 1
     }
     if chosen.company, ownWords.count <= 1,
       let above = candidates.last(where: { $0.line.index == chosen.line.index - 1 })
     {
-      value = Self.cleanName(above.line.text) + " " + value
+      value = cleanName(above.line.text) + " " + value
     }
     return Found(value: value, confidence: confidence, line: chosen.line.index)
   }
@@ -487,108 +540,149 @@ public struct ReceiptExtractor: Sendable {
 
   static let spacedAmount = TextPattern(#"(?<![\d.,])(\d{1,5}) (\d{2})\s*[A-Z*]?\s*$"#)
 
+  typealias TotalCandidate = (weight: Int, money: Money, line: Int)
+
+  /// What a receipt says was paid.
+  struct Payments {
+    var cash: Money?
+    var change: Money?
+    /// By card: the amount due.
+    var card: [(money: Money, line: Int)] = []
+    /// By card or in cash (the amount due or more).
+    var all: [(money: Money, line: Int)] = []
+  }
+
   static func totals(_ lines: [Line]) -> Totals {
     var result = Totals()
-    var candidates: [(weight: Int, money: Money, line: Int)] = []
-    var cash: Money?, change: Money?
-    // What was paid, by card (the amount due) or in cash (the amount due or more).
-    var cardPayments: [(money: Money, line: Int)] = []
-    var payments: [(money: Money, line: Int)] = []
+    var candidates: [TotalCandidate] = []
+    var payments = Payments()
     for line in lines {
-      let folded = line.folded
-      let weight = ReceiptKeywords.totalWeight(folded)
-      // "TOTAL (GST INCL)" is the total with its tax, not the tax total.
-      let taxTotal =
-        ReceiptKeywords.containsAny(folded, ["total gst", "total tax", "total vat"])
-        && !ReceiptKeywords.containsAny(folded, ["incl", "inclusive"])
-      let excluded = taxTotal || ReceiptKeywords.containsAny(folded, ReceiptKeywords.notTotal)
-      if weight > 0 && !excluded, let money = labelledAmount(lines, line.index), money.cents > 0 {
-        candidates.append((weight, money, line.index))
-      }
-      if result.subtotal == nil, ReceiptKeywords.containsAny(folded, ReceiptKeywords.subtotal),
-        let money = labelledAmount(lines, line.index)
-      {
-        result.subtotal = Found(
-          value: money, confidence: 0.8 * min(1, line.confidence / 80), line: line.index)
-      }
-      if result.savings == nil, ReceiptKeywords.containsAny(folded, ReceiptKeywords.savings),
-        let money = labelledAmount(lines, line.index), money.cents != 0
-      {
-        result.savings = Found(
-          value: money, confidence: 0.75 * min(1, line.confidence / 80), line: line.index)
-      }
-      if result.tax == nil, ReceiptKeywords.containsAny(folded, ReceiptKeywords.tax),
-        !ReceiptKeywords.containsAny(
-          folded, ["id", "reg", "no", "nr", "summary", "code", "incl", "inclusive"]),
-        let money = line.price ?? line.amounts.last?.money, money.cents >= 0
-      {
-        result.tax = Found(value: money, confidence: 0.7 * min(1, line.confidence / 80), line: line.index)
-      }
-      let returned = ReceiptKeywords.containsAny(folded, Self.changeWords)
-      // "EC-Cash", "elec.-cash": a German card payment.
-      let electronic = ReceiptKeywords.containsAny(folded, ["ec cash", "elec cash", "electronic cash"])
-      if ReceiptKeywords.containsAny(folded, Self.cashWords), !returned, !electronic,
-        let money = line.price ?? spacedMoney(line.text) ?? amountBefore(lines, line.index)
-      {
-        cash = cash ?? money
-        payments.append((money, line.index))
-      }
-      // A card payment is for the amount due; a loyalty card's line ("DeutschlandCard …
-      // Umsatz", "Points") is not a payment.
-      if electronic || folded.contains("karte") || folded.contains("card")
-        || ReceiptKeywords.containsAny(
-          folded, ["visa", "ec", "girocard", "maestro", "karta", "carte", "tarjeta"]),
-        !returned, !ReceiptKeywords.containsAny(folded, ["punkte", "points", "umsatz", "loyalty", "member"]),
-        let money = labelledAmount(lines, line.index) ?? amountBefore(lines, line.index), money.cents > 0
-      {
-        cardPayments.append((money, line.index))
-        payments.append((money, line.index))
-      }
-      if returned, let money = line.price {
-        change = change ?? money
-      }
+      if let candidate = totalCandidate(lines, line) { candidates.append(candidate) }
+      readSubtotalSavingsAndTax(lines, line, into: &result)
+      readPayment(lines, line, into: &payments)
     }
+    result.total = total(lines, candidates: candidates, payments: payments, subtotal: result.subtotal)
+    return result
+  }
+
+  /// The amount of a line labelled as a total, weighed by its label.
+  static func totalCandidate(_ lines: [Line], _ line: Line) -> TotalCandidate? {
+    let folded = line.folded
+    let weight = ReceiptKeywords.totalWeight(folded)
+    // "TOTAL (GST INCL)" is the total with its tax, not the tax total.
+    let taxTotal =
+      ReceiptKeywords.containsAny(folded, ["total gst", "total tax", "total vat"])
+      && !ReceiptKeywords.containsAny(folded, ["incl", "inclusive"])
+    let excluded = taxTotal || ReceiptKeywords.containsAny(folded, ReceiptKeywords.notTotal)
+    guard weight > 0 && !excluded, let money = labelledAmount(lines, line.index), money.cents > 0 else {
+      return nil
+    }
+    return (weight, money, line.index)
+  }
+
+  /// Fills whichever of subtotal, savings and tax `line` is the first to name.
+  static func readSubtotalSavingsAndTax(_ lines: [Line], _ line: Line, into result: inout Totals) {
+    let folded = line.folded
+    if result.subtotal == nil, ReceiptKeywords.containsAny(folded, ReceiptKeywords.subtotal),
+      let money = labelledAmount(lines, line.index)
+    {
+      result.subtotal = Found(
+        value: money, confidence: 0.8 * min(1, line.confidence / 80), line: line.index)
+    }
+    if result.savings == nil, ReceiptKeywords.containsAny(folded, ReceiptKeywords.savings),
+      let money = labelledAmount(lines, line.index), money.cents != 0
+    {
+      result.savings = Found(
+        value: money, confidence: 0.75 * min(1, line.confidence / 80), line: line.index)
+    }
+    if result.tax == nil, ReceiptKeywords.containsAny(folded, ReceiptKeywords.tax),
+      !ReceiptKeywords.containsAny(
+        folded, ["id", "reg", "no", "nr", "summary", "code", "incl", "inclusive"]),
+      let money = line.price ?? line.amounts.last?.money, money.cents >= 0
+    {
+      result.tax = Found(value: money, confidence: 0.7 * min(1, line.confidence / 80), line: line.index)
+    }
+  }
+
+  /// Adds the cash given, the card payment or the change returned that `line` prints.
+  static func readPayment(_ lines: [Line], _ line: Line, into payments: inout Payments) {
+    let folded = line.folded
+    let returned = ReceiptKeywords.containsAny(folded, Self.changeWords)
+    // "EC-Cash", "elec.-cash": a German card payment.
+    let electronic = ReceiptKeywords.containsAny(folded, ["ec cash", "elec cash", "electronic cash"])
+    if ReceiptKeywords.containsAny(folded, Self.cashWords), !returned, !electronic,
+      let money = line.price ?? spacedMoney(line.text) ?? amountBefore(lines, line.index)
+    {
+      payments.cash = payments.cash ?? money
+      payments.all.append((money, line.index))
+    }
+    // A card payment is for the amount due; a loyalty card's line ("DeutschlandCard …
+    // Umsatz", "Points") is not a payment.
+    if electronic || folded.contains("karte") || folded.contains("card")
+      || ReceiptKeywords.containsAny(
+        folded, ["visa", "ec", "girocard", "maestro", "karta", "carte", "tarjeta"]),
+      !returned, !ReceiptKeywords.containsAny(folded, ["punkte", "points", "umsatz", "loyalty", "member"]),
+      let money = labelledAmount(lines, line.index) ?? amountBefore(lines, line.index), money.cents > 0
+    {
+      payments.card.append((money, line.index))
+      payments.all.append((money, line.index))
+    }
+    if returned, let money = line.price {
+      payments.change = payments.change ?? money
+    }
+  }
+
+  /// The total: what cash minus change paid when a label prints it, else the best-supported
+  /// labelled amount or card payment, else cash minus change, else the subtotal.
+  static func total(
+    _ lines: [Line], candidates: [TotalCandidate], payments: Payments, subtotal: Found<Money>?
+  ) -> Found<Money>? {
     // Cash given minus change returned is what was due.
-    if let cash, let change, change.cents >= 0, cash > change {
+    if let cash = payments.cash, let change = payments.change, change.cents >= 0, cash > change {
       let paid = cash - change
       if let match = candidates.first(where: { $0.money == paid }) {
-        result.total = Found(value: paid, confidence: 0.95, line: match.line)
-        return result
+        return Found(value: paid, confidence: 0.95, line: match.line)
       }
     }
+    if let best = bestSupportedTotal(lines, candidates: candidates, payments: payments) {
+      return best
+    } else if let cash = payments.cash, let change = payments.change, cash > change {
+      return Found(value: cash - change, confidence: 0.5, line: lines.firstIndex { $0.price == cash } ?? 0)
+    } else if let subtotal {
+      return Found(value: subtotal.value, confidence: 0.4, line: subtotal.line)
+    }
+    return nil
+  }
+
+  /// The labelled amount or card payment that the most evidence supports.
+  static func bestSupportedTotal(
+    _ lines: [Line], candidates: [TotalCandidate], payments: Payments
+  ) -> Found<Money>? {
     // A labelled amount is weighed by its label, and by independent readings of the same sum:
     // a payment of it and the gross column of the VAT table. Two agreeing readings outvote one
     // misread label ("Total Gross 88.54" against "Total 85.54" and "Visa 85.54"); a card
     // payment with the table behind it is the total even where no label was read right.
     let gross = taxTableGross(lines)
     func score(_ money: Money, weight: Int) -> Double {
-      Double(weight) + (payments.contains { $0.money == money } ? 1.5 : 0) + (gross == money ? 1.5 : 0)
+      Double(weight) + (payments.all.contains { $0.money == money } ? 1.5 : 0) + (gross == money ? 1.5 : 0)
     }
     let scored =
       candidates.map {
         (score: score($0.money, weight: $0.weight), money: $0.money, line: $0.line, weight: $0.weight)
       }
-      + cardPayments.map { (score: score($0.money, weight: 0), money: $0.money, line: $0.line, weight: 0) }
-    if var best = scored.max(by: { ($0.score, $0.money) < ($1.score, $1.money) }) {
-      // Cash due is rounded to 5 cents in some countries: a rounded total a few cents off
-      // the total is what was paid.
-      if let rounded = lines.first(where: { line in
-        ReceiptKeywords.containsAny(line.folded, ["rounding", "rounded"])
-          && line.price.map { $0.cents >= 100 && $0 != best.money && abs($0.cents - best.money.cents) <= 10 }
-            == true
-      }) {
-        best = (best.score, rounded.price!, rounded.index, max(best.weight, 2))
-      }
-      let confidence = (best.weight >= 3 ? 0.85 : 0.75) * min(1, lines[best.line].confidence / 80 + 0.2)
-      result.total = Found(
-        value: best.money, confidence: confidence * (best.weight == 0 ? 0.7 : 1), line: best.line)
-    } else if let cash, let change, cash > change {
-      result.total = Found(
-        value: cash - change, confidence: 0.5, line: lines.firstIndex { $0.price == cash } ?? 0)
-    } else if let subtotal = result.subtotal {
-      result.total = Found(value: subtotal.value, confidence: 0.4, line: subtotal.line)
+      + payments.card.map { (score: score($0.money, weight: 0), money: $0.money, line: $0.line, weight: 0) }
+    guard var best = scored.max(by: { ($0.score, $0.money) < ($1.score, $1.money) }) else { return nil }
+    // Cash due is rounded to 5 cents in some countries: a rounded total a few cents off
+    // the total is what was paid.
+    if let rounded = lines.first(where: { line in
+      ReceiptKeywords.containsAny(line.folded, ["rounding", "rounded"])
+        && line.price.map { $0.cents >= 100 && $0 != best.money && abs($0.cents - best.money.cents) <= 10 }
+          == true
+    }) {
+      best = (best.score, rounded.price!, rounded.index, max(best.weight, 2))
     }
-    return result
+    let confidence = (best.weight >= 3 ? 0.85 : 0.75) * min(1, lines[best.line].confidence / 80 + 0.2)
+    return Found(value: best.money, confidence: confidence * (best.weight == 0 ? 0.7 : 1), line: best.line)
   }
 
   static let cashWords = [

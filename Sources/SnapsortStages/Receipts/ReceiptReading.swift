@@ -27,76 +27,98 @@ struct ReceiptReading {
     var fields = receipt.fields ?? [:]
     var amountsChanged = false
     for name in fusedFields {
-      var found = readings.compactMap { reading in
-        reading.receipt.fields?[name].map { (reading: reading, field: $0) }
-      }
-      // A date read out of garbled characters ("$5/05/2017", printed 15/05/2017) yields to one
-      // another reading read whole, also in the base reading.
-      if name == "date" {
-        let whole = found.filter {
-          !ReceiptDate.looksGarbled($0.reading.receipt.lineText($0.field.line) ?? "")
-        }
-        if !whole.isEmpty, whole.count < found.count {
-          found = whole
-          if !whole.contains(where: { $0.reading.name == base.name }) { fields[name] = nil }
-        }
-      }
-      /// The surest reading's confidence in `value`, 0.1 more for each other reading agreeing.
-      func weight(of value: String) -> Double {
-        let agreeing = found.filter { $0.field.value.lowercased() == value.lowercased() }
-        return min(0.95, agreeing.map(\.field.confidence).max()! + 0.1 * Double(agreeing.count - 1))
-      }
-      // The base reading keeps what it found: its lines are the record's text, it read the page
-      // best, and a field's confidence decides poorly between two readings (a logo read as a
-      // slogan can outscore the name; "2013" outscored "2020" on a German receipt).
-      if let own = fields[name] {
-        fields[name]!.confidence = (weight(of: own.value) * 100).rounded() / 100
-        continue
-      }
-      guard
-        let chosen = found.max(by: {
-          (weight(of: $0.field.value), $0.field.confidence) < (
-            weight(of: $1.field.value), $1.field.confidence
-          )
-        })
-      else { continue }
-      fields[name] = ReceiptField(
-        value: chosen.field.value, confidence: (weight(of: chosen.field.value) * 100).rounded() / 100,
-        line: nil,
-        reading: chosen.reading.name, source: chosen.reading.receipt.lineText(chosen.field.line))
-      switch name {
-      case "merchant": receipt.merchant = chosen.reading.receipt.merchant
-      case "date":
-        receipt.date = chosen.reading.receipt.date
-        receipt.time = chosen.reading.receipt.time
-      default:
-        receipt.total = chosen.reading.receipt.total
-        amountsChanged = true
-      }
+      if fuseField(name, of: readings, base: base, into: &receipt, fields: &fields) { amountsChanged = true }
     }
-    // Items that do not add up in the base reading but do in another were misread in the base.
-    if receipt.checks?.problems.isEmpty == false,
-      let other = readings.first(where: {
-        $0.name != base.name && $0.receipt.checks?.problems.isEmpty == true && !$0.receipt.items.isEmpty
-      })
-    {
-      receipt.items = other.receipt.items
-      receipt.subtotal = other.receipt.subtotal
-      receipt.savings = other.receipt.savings
-      receipt.tax = other.receipt.tax
-      for name in ["subtotal", "savings", "tax"] {
-        fields[name] = other.receipt.fields?[name].map { field in
-          ReceiptField(
-            value: field.value, confidence: field.confidence, line: nil, reading: other.name,
-            source: other.receipt.lineText(field.line))
-        }
-      }
+    if adoptConsistentAmounts(of: readings, base: base, into: &receipt, fields: &fields) {
       amountsChanged = true
     }
     if amountsChanged { receipt.recheckAmounts() }
     receipt.fields = fields
     receipt.refreshConfidence()
     return receipt
+  }
+
+  /// Settles field `name` (merchant, date or total) across the readings.
+  ///
+  /// - Returns: whether the total was taken from another reading.
+  static func fuseField(
+    _ name: String, of readings: [ReceiptReading], base: ReceiptReading, into receipt: inout ReceiptRecord,
+    fields: inout [String: ReceiptField]
+  ) -> Bool {
+    var found = readings.compactMap { reading in
+      reading.receipt.fields?[name].map { (reading: reading, field: $0) }
+    }
+    // A date read out of garbled characters ("$5/05/2017", printed 15/05/2017) yields to one
+    // another reading read whole, also in the base reading.
+    if name == "date" {
+      let whole = found.filter {
+        !ReceiptDate.looksGarbled($0.reading.receipt.lineText($0.field.line) ?? "")
+      }
+      if !whole.isEmpty, whole.count < found.count {
+        found = whole
+        if !whole.contains(where: { $0.reading.name == base.name }) { fields[name] = nil }
+      }
+    }
+    /// The surest reading's confidence in `value`, 0.1 more for each other reading agreeing.
+    func weight(of value: String) -> Double {
+      let agreeing = found.filter { $0.field.value.lowercased() == value.lowercased() }
+      return min(0.95, agreeing.map(\.field.confidence).max()! + 0.1 * Double(agreeing.count - 1))
+    }
+    // The base reading keeps what it found: its lines are the record's text, it read the page
+    // best, and a field's confidence decides poorly between two readings (a logo read as a
+    // slogan can outscore the name; "2013" outscored "2020" on a German receipt).
+    if let own = fields[name] {
+      fields[name]!.confidence = (weight(of: own.value) * 100).rounded() / 100
+      return false
+    }
+    guard
+      let chosen = found.max(by: {
+        (weight(of: $0.field.value), $0.field.confidence) < (
+          weight(of: $1.field.value), $1.field.confidence
+        )
+      })
+    else { return false }
+    fields[name] = ReceiptField(
+      value: chosen.field.value, confidence: (weight(of: chosen.field.value) * 100).rounded() / 100,
+      line: nil,
+      reading: chosen.reading.name, source: chosen.reading.receipt.lineText(chosen.field.line))
+    switch name {
+    case "merchant": receipt.merchant = chosen.reading.receipt.merchant
+    case "date":
+      receipt.date = chosen.reading.receipt.date
+      receipt.time = chosen.reading.receipt.time
+    default:
+      receipt.total = chosen.reading.receipt.total
+      return true
+    }
+    return false
+  }
+
+  /// Items that do not add up in the base reading but do in another were misread in the base:
+  /// the items, subtotal, savings and tax are taken from that other reading.
+  ///
+  /// - Returns: whether they were.
+  static func adoptConsistentAmounts(
+    of readings: [ReceiptReading], base: ReceiptReading, into receipt: inout ReceiptRecord,
+    fields: inout [String: ReceiptField]
+  ) -> Bool {
+    guard receipt.checks?.problems.isEmpty == false,
+      let other = readings.first(where: {
+        $0.name != base.name && $0.receipt.checks?.problems.isEmpty == true && !$0.receipt.items.isEmpty
+      })
+    else { return false }
+    receipt.items = other.receipt.items
+    receipt.subtotal = other.receipt.subtotal
+    receipt.savings = other.receipt.savings
+    receipt.tax = other.receipt.tax
+    for name in ["subtotal", "savings", "tax"] {
+      fields[name] = other.receipt.fields?[name].map { field in
+        ReceiptField(
+          value: field.value, confidence: field.confidence, line: nil, reading: other.name,
+          source: other.receipt.lineText(field.line))
+      }
+    }
+    return true
   }
 }
 

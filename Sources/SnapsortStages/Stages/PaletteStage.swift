@@ -56,6 +56,28 @@ public final class PaletteStage: Stage {
   }
 
   static func palette(of image: Bitmap, options: Options) -> [(lab: IssuerColor.Lab, share: Double)] {
+    let points = labSamples(of: image, options: options)
+    let total = Double(points.count / 3)
+    guard total > 0 else { return [] }
+    let clusters = KMeans(k: options.colors).fit(points, dimensions: 3).map {
+      (lab: IssuerColor.Lab(l: $0.center[0], a: $0.center[1], b: $0.center[2]), count: Double($0.count))
+    }
+    let merged = merge(clusters, within: options.mergeDistance)
+    let kept = merged.filter { $0.count / total >= options.minimumShare }
+    guard !kept.isEmpty else { return [(merged[0].lab, 1)] }
+    var counts = kept.map(\.count)
+    for small in merged where small.count / total < options.minimumShare {
+      let nearest = kept.indices.min {
+        IssuerColor.distance(kept[$0].lab, small.lab) < IssuerColor.distance(kept[$1].lab, small.lab)
+      }!
+      counts[nearest] += small.count
+    }
+    return zip(kept, counts).map { ($0.lab, $1 / total) }.sorted { $0.1 > $1.1 }
+  }
+
+  /// Lab colours of a grid of point samples inside a border, packed three to a sample, glare
+  /// left out.
+  static func labSamples(of image: Bitmap, options: Options) -> [Double] {
     // One pixel from the middle of each cell, not the cell's mean: a mean turns barcode bars
     // into grey and a thin band into a blend with its neighbours, colours the card does not
     // have, while point samples keep every colour at its share of the area.
@@ -83,18 +105,17 @@ public final class PaletteStage: Stage {
         points += [lab.l, lab.a, lab.b]
       }
     }
-    let total = Double(points.count / 3)
-    guard total > 0 else { return [] }
-    var clusters = KMeans(k: options.colors).fit(points, dimensions: 3).map {
-      (lab: IssuerColor.Lab(l: $0.center[0], a: $0.center[1], b: $0.center[2]), count: Double($0.count))
-    }
-    // Merge near-identical clusters, largest first, weighting centres by their counts.
-    clusters.sort { $0.count > $1.count }
+    return points
+  }
+
+  /// Near-identical clusters merged, largest first, weighting centres by their counts; the
+  /// result is sorted largest first.
+  static func merge(
+    _ clusters: [(lab: IssuerColor.Lab, count: Double)], within distance: Double
+  ) -> [(lab: IssuerColor.Lab, count: Double)] {
     var merged: [(lab: IssuerColor.Lab, count: Double)] = []
-    for cluster in clusters {
-      if let index = merged.firstIndex(where: {
-        IssuerColor.distance($0.lab, cluster.lab) < options.mergeDistance
-      }) {
+    for cluster in clusters.sorted(by: { $0.count > $1.count }) {
+      if let index = merged.firstIndex(where: { IssuerColor.distance($0.lab, cluster.lab) < distance }) {
         let a = merged[index], n = a.count + cluster.count
         merged[index] = (
           IssuerColor.Lab(
@@ -107,15 +128,6 @@ public final class PaletteStage: Stage {
       }
     }
     merged.sort { $0.count > $1.count }
-    let kept = merged.filter { $0.count / total >= options.minimumShare }
-    guard !kept.isEmpty else { return [(merged[0].lab, 1)] }
-    var counts = kept.map(\.count)
-    for small in merged where small.count / total < options.minimumShare {
-      let nearest = kept.indices.min {
-        IssuerColor.distance(kept[$0].lab, small.lab) < IssuerColor.distance(kept[$1].lab, small.lab)
-      }!
-      counts[nearest] += small.count
-    }
-    return zip(kept, counts).map { ($0.lab, $1 / total) }.sorted { $0.1 > $1.1 }
+    return merged
   }
 }

@@ -58,51 +58,17 @@ public final class ReceiptWarpStage: Stage {
 
   public func process(_ item: PhotoItem) throws {
     let pixels = try item.pixels()
-    let analysis = pixels.analysis
     let full = try pixels.full()
-    let fullWidth = Double(full.width), fullHeight = Double(full.height)
-    var quad = [Point(0, 0), Point(fullWidth, 0), Point(fullWidth, fullHeight), Point(0, fullHeight)]
-    let small = analysis.grayscale().fitting(maxSide: 600)
-    let toFull = fullWidth / Double(small.width)
-    if let paper = ReceiptImaging.paper(in: small), paper.areaShare > 0.05, paper.areaShare < 0.85,
-      paper.fill > 0.75
-    {
-      quad = paper.quad.map { Point($0.x * toFull, $0.y * toFull) }
-    }
+    var quad = Self.paperQuad(
+      in: pixels.analysis, fullWidth: Double(full.width), fullHeight: Double(full.height))
     let naturalWidth = (Quad.distance(quad[0], quad[1]) + Quad.distance(quad[3], quad[2])) / 2
     let naturalHeight = (Quad.distance(quad[0], quad[3]) + Quad.distance(quad[1], quad[2])) / 2
     guard naturalWidth >= 16, naturalHeight >= 16 else {
       throw StageFailure("the receipt region is too small")
     }
-
-    // A reduced flat copy to measure the skew and the line pitch on.
-    let probeScale = min(1, 900 / max(naturalWidth, 1))
-    let probeWidth = max(16, Int(naturalWidth * probeScale)),
-      probeHeight = max(16, Int(naturalHeight * probeScale))
     let gray = full.grayscale()
-    guard let probe = Self.flatten(gray, quad: quad, width: probeWidth, height: probeHeight) else {
-      throw StageFailure("the receipt outline is degenerate")
-    }
-    var probeBinary = ReceiptImaging.sauvola(probe, radius: 12, k: options.sauvolaK)
-    let angle = ReceiptImaging.skew(probeBinary.fitting(maxSide: 600).thresholded())
-    if abs(angle) >= 0.4 {
-      quad = Self.rotate(quad: quad, width: probeWidth, height: probeHeight, degrees: angle)
-      if let straight = Self.flatten(gray, quad: quad, width: probeWidth, height: probeHeight) {
-        probeBinary = ReceiptImaging.sauvola(straight, radius: 12, k: options.sauvolaK)
-      }
-    }
-    let rowInk = ReceiptImaging.rowInk(probeBinary)
-    let rowHeight = ReceiptImaging.rowHeight(rowInk: rowInk, width: probeBinary.width).map {
-      Double($0) / probeScale
-    }
-    let pitch = ReceiptImaging.linePitch(rowInk: rowInk).map { Double($0) / probeScale }
-    // The pitch sets the scale; the row height caps it, because the pitch's autocorrelation
-    // can peak at a fraction of the true spacing and blow the text up 2× (slower and read worse).
-    // Rows measured small are not blown up: low-resolution scans read better as they are.
-    var scale = pitch.map { Double(options.linePitch) / $0 } ?? 1
-    if options.rowHeight > 0, let rowHeight { scale = min(scale, Double(options.rowHeight) / rowHeight) }
-    scale = min(scale, (Double(options.maxPixels) / (naturalWidth * naturalHeight)).squareRoot())
-    scale = max(0.25, min(3, scale))
+    let probe = try deskewedProbe(gray, quad: &quad, naturalWidth: naturalWidth, naturalHeight: naturalHeight)
+    let scale = textScale(probe.binary, probeScale: probe.scale, naturalArea: naturalWidth * naturalHeight)
     let width = max(16, Int(naturalWidth * scale)), height = max(16, Int(naturalHeight * scale))
     guard var flat = Self.flatten(gray, quad: quad, width: width, height: height) else {
       throw StageFailure("the receipt outline is degenerate")
@@ -114,9 +80,63 @@ public final class ReceiptWarpStage: Stage {
     let grey = ReceiptImaging.stretched(
       options.evenLighting ? ReceiptImaging.evenlyLit(flat, block: options.linePitch / 2) : flat)
     item.artifacts.write(
-      ReceiptPage(grey: grey, quad: quad, skew: angle) { [flat] in
+      ReceiptPage(grey: grey, quad: quad, skew: probe.angle) { [flat] in
         ReceiptImaging.sauvola(flat, radius: radius, k: k)
       })
+  }
+
+  /// The paper's outline in the full image's pixels, or the whole image when no plausible paper
+  /// region is found (a scan that is all paper).
+  static func paperQuad(in analysis: Bitmap, fullWidth: Double, fullHeight: Double) -> [Point] {
+    let small = analysis.grayscale().fitting(maxSide: 600)
+    let toFull = fullWidth / Double(small.width)
+    if let paper = ReceiptImaging.paper(in: small), paper.areaShare > 0.05, paper.areaShare < 0.85,
+      paper.fill > 0.75
+    {
+      return paper.quad.map { Point($0.x * toFull, $0.y * toFull) }
+    }
+    return [Point(0, 0), Point(fullWidth, 0), Point(fullWidth, fullHeight), Point(0, fullHeight)]
+  }
+
+  /// A reduced flat copy, binarised, to measure the skew and the line pitch on: straightened,
+  /// with `quad` turned to match, when the print is skewed.
+  ///
+  /// - Returns: the copy, its scale to the natural size, and the skew found in degrees.
+  private func deskewedProbe(
+    _ gray: Bitmap, quad: inout [Point], naturalWidth: Double, naturalHeight: Double
+  ) throws -> (binary: Bitmap, scale: Double, angle: Double) {
+    let probeScale = min(1, 900 / max(naturalWidth, 1))
+    let probeWidth = max(16, Int(naturalWidth * probeScale)),
+      probeHeight = max(16, Int(naturalHeight * probeScale))
+    guard let probe = Self.flatten(gray, quad: quad, width: probeWidth, height: probeHeight) else {
+      throw StageFailure("the receipt outline is degenerate")
+    }
+    var probeBinary = ReceiptImaging.sauvola(probe, radius: 12, k: options.sauvolaK)
+    let angle = ReceiptImaging.skew(probeBinary.fitting(maxSide: 600).thresholded())
+    if abs(angle) >= 0.4 {
+      quad = Self.rotate(quad: quad, width: probeWidth, height: probeHeight, degrees: angle)
+      if let straight = Self.flatten(gray, quad: quad, width: probeWidth, height: probeHeight) {
+        probeBinary = ReceiptImaging.sauvola(straight, radius: 12, k: options.sauvolaK)
+      }
+    }
+    return (probeBinary, probeScale, angle)
+  }
+
+  /// The scale from the natural size that brings printed lines `line_pitch` apart, within the
+  /// row height and pixel limits.
+  private func textScale(_ probeBinary: Bitmap, probeScale: Double, naturalArea: Double) -> Double {
+    let rowInk = ReceiptImaging.rowInk(probeBinary)
+    let rowHeight = ReceiptImaging.rowHeight(rowInk: rowInk, width: probeBinary.width).map {
+      Double($0) / probeScale
+    }
+    let pitch = ReceiptImaging.linePitch(rowInk: rowInk).map { Double($0) / probeScale }
+    // The pitch sets the scale; the row height caps it, because the pitch's autocorrelation
+    // can peak at a fraction of the true spacing and blow the text up 2× (slower and read worse).
+    // Rows measured small are not blown up: low-resolution scans read better as they are.
+    var scale = pitch.map { Double(options.linePitch) / $0 } ?? 1
+    if options.rowHeight > 0, let rowHeight { scale = min(scale, Double(options.rowHeight) / rowHeight) }
+    scale = min(scale, (Double(options.maxPixels) / naturalArea).squareRoot())
+    return max(0.25, min(3, scale))
   }
 
   /// The region under `quad` at the given size: a plain resize where the quad is an upright

@@ -87,55 +87,18 @@ public struct IssuerTrainer: Sendable {
     var indexByID: [String: Int] = [:]
     for (index, issuer) in catalog.issuers.enumerated() { indexByID[issuer.id] = index }
     let pairRows = Self.pairRows(cards, prepared: prepared, workers: workers)
-
-    // Both views of a card stay in one fold: its unknown view must not be answered by a model
-    // fitted on its known view.
-    var examplesOfCard: [[Example]] = []
-    var foldOfCard: [Int] = []
     let folds = max(1, calibrationFolds)
-    for (index, card) in cards.enumerated() {
-      let label = card.label.flatMap { indexByID[$0] }
-      var examples = [
-        Self.example(card.evidence, pairRows: pairRows[index], label: label, excluded: nil, weight: 1)
-      ]
-      if let label {
-        examples.append(
-          Self.example(
-            card.evidence, pairRows: pairRows[index], label: nil, excluded: label, weight: unknownViewWeight))
-      }
-      examplesOfCard.append(examples)
-      foldOfCard.append(min(folds - 1, Int(Self.stableFraction(card.source + "#\(index)") * Double(folds))))
-    }
+    let (examplesOfCard, foldOfCard) = examples(cards, pairRows: pairRows, indexByID: indexByID, folds: folds)
     // Photos (or records of photos) are closer to what the stage will see than simulated cards:
     // calibrate on them when there are any.
     let photoCards = cards.indices.filter { !cards[$0].source.hasPrefix(SyntheticCards.sourcePrefix) }
     let calibrationCards = photoCards.isEmpty ? Array(cards.indices) : photoCards
 
-    // The fold fits and the final fit are independent: they run side by side. Inside one fit the
-    // gradient is split into fixed chunks across threads too, but each step is a few milliseconds,
-    // too short for two cores to share well.
     let all = examplesOfCard.flatMap { $0 }
-    let (cardExamples, cardFolds) = (examplesOfCard, foldOfCard)
     let foldCount = folds > 1 ? folds : 0
-    let fits = Slots<(weights: [Double], nullWeights: [Double], outcomes: [Outcome])>(count: foldCount + 1)
-    DispatchQueue.concurrentPerform(iterations: foldCount + 1) { task in
-      if task == foldCount {
-        let (weights, nullWeights) = optimise(all, candidates: prepared.count, workers: workers)
-        fits.set(task, (weights, nullWeights, []))
-        return
-      }
-      let fit = cards.indices.filter { cardFolds[$0] != task }.flatMap { cardExamples[$0] }
-      let held = calibrationCards.filter { cardFolds[$0] == task }.flatMap { cardExamples[$0] }
-      guard !fit.isEmpty, !held.isEmpty else { return }
-      let (weights, nullWeights) = optimise(fit, candidates: prepared.count, workers: workers)
-      fits.set(
-        task,
-        (
-          weights, nullWeights,
-          Self.outcomes(held, weights: weights, nullWeights: nullWeights, candidates: prepared.count)
-        ))
-    }
-    let results = fits.values
+    let results = fits(
+      all, examplesOfCard: examplesOfCard, foldOfCard: foldOfCard, calibrationCards: calibrationCards,
+      foldCount: foldCount, candidates: prepared.count, workers: workers)
     var outcomes = results.prefix(foldCount).flatMap { $0?.outcomes ?? [] }
     guard let final = results[foldCount] else { preconditionFailure("the final fit always runs") }
     let (weights, nullWeights) = (final.weights, final.nullWeights)
@@ -150,6 +113,61 @@ public struct IssuerTrainer: Sendable {
     info["examples"] = "\(all.count) fitted, \(outcomes.count) out-of-fold answers for calibration"
     info["catalog_size"] = "\(catalog.issuers.count)"
     return IssuerModel(weights: weights, nullWeights: nullWeights, threshold: threshold, training: info)
+  }
+
+  /// Each card's examples (its known view, and an unknown view with its own issuer removed when
+  /// it has one) and the fold it is held out in.
+  private func examples(
+    _ cards: [LabelledCard], pairRows: [[[Double]]], indexByID: [String: Int], folds: Int
+  ) -> (examplesOfCard: [[Example]], foldOfCard: [Int]) {
+    // Both views of a card stay in one fold: its unknown view must not be answered by a model
+    // fitted on its known view.
+    var examplesOfCard: [[Example]] = []
+    var foldOfCard: [Int] = []
+    for (index, card) in cards.enumerated() {
+      let label = card.label.flatMap { indexByID[$0] }
+      var examples = [
+        Self.example(card.evidence, pairRows: pairRows[index], label: label, excluded: nil, weight: 1)
+      ]
+      if let label {
+        examples.append(
+          Self.example(
+            card.evidence, pairRows: pairRows[index], label: nil, excluded: label, weight: unknownViewWeight))
+      }
+      examplesOfCard.append(examples)
+      foldOfCard.append(min(folds - 1, Int(Self.stableFraction(card.source + "#\(index)") * Double(folds))))
+    }
+    return (examplesOfCard, foldOfCard)
+  }
+
+  /// A fit without each of `foldCount` folds, with its answers on the fold's calibration cards,
+  /// then (last) the fit on `all`; a fold with nothing to fit or to hold out is nil.
+  private func fits(
+    _ all: [Example], examplesOfCard cardExamples: [[Example]], foldOfCard cardFolds: [Int],
+    calibrationCards: [Int], foldCount: Int, candidates: Int, workers: Int
+  ) -> [(weights: [Double], nullWeights: [Double], outcomes: [Outcome])?] {
+    // The fold fits and the final fit are independent: they run side by side. Inside one fit the
+    // gradient is split into fixed chunks across threads too, but each step is a few milliseconds,
+    // too short for two cores to share well.
+    let fits = Slots<(weights: [Double], nullWeights: [Double], outcomes: [Outcome])>(count: foldCount + 1)
+    DispatchQueue.concurrentPerform(iterations: foldCount + 1) { task in
+      if task == foldCount {
+        let (weights, nullWeights) = optimise(all, candidates: candidates, workers: workers)
+        fits.set(task, (weights, nullWeights, []))
+        return
+      }
+      let fit = cardExamples.indices.filter { cardFolds[$0] != task }.flatMap { cardExamples[$0] }
+      let held = calibrationCards.filter { cardFolds[$0] == task }.flatMap { cardExamples[$0] }
+      guard !fit.isEmpty, !held.isEmpty else { return }
+      let (weights, nullWeights) = optimise(fit, candidates: candidates, workers: workers)
+      fits.set(
+        task,
+        (
+          weights, nullWeights,
+          Self.outcomes(held, weights: weights, nullWeights: nullWeights, candidates: candidates)
+        ))
+    }
+    return fits.values
   }
 
   static let gradientChunks = 8
