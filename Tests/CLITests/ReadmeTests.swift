@@ -30,6 +30,7 @@ final class ReadmeTests: XCTestCase {
       contentsOf: CLI.root.appendingPathComponent("Sources/SnapsortStages/Stages/ClassifyStage.swift"),
       encoding: .utf8)
     let body = try XCTUnwrap(source.range(of: "public final class ClassifyStage")).lowerBound
-    XCTAssertEqual(example, String(source[body...]), "README's stage example is stale: copy ClassifyStage.swift")
+    XCTAssertEqual(
+      example, String(source[body...]), "README's stage example is stale: copy ClassifyStage.swift")
   }
 }

@@ -5,9 +5,9 @@ import SnapsortImaging
 /// catalog: OCR lines, the suggested name, palette colours in CIELAB and barcodes.
 public struct CardEvidence: Sendable {
   public struct Colour: Sendable {
-    public var lab: IssuerColor.Lab
+    public var lab: CIELAB.Lab
     public var share: Double
-    public init(lab: IssuerColor.Lab, share: Double) {
+    public init(lab: CIELAB.Lab, share: Double) {
       self.lab = lab
       self.share = share
     }
@@ -48,7 +48,7 @@ public struct CardEvidence: Sendable {
       names += suggestion.alternatives
     }
     let colours = (card?.colors ?? []).compactMap { color -> Colour? in
-      guard let lab = IssuerColor.lab(hex: color.hex), color.share > 0 else { return nil }
+      guard let lab = CIELAB.lab(hex: color.hex), color.share > 0 else { return nil }
       return Colour(lab: lab, share: color.share)
     }
     let codes = (card?.barcodes ?? []).map { Code(symbology: $0.symbology, value: $0.value) }

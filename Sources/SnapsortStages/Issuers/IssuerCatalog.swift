@@ -129,7 +129,7 @@ public struct IssuerCatalog: Codable, Sendable, Equatable {
       guard seen.insert(issuer.id).inserted else {
         throw DataFileError(.invalid, "\(source): issuer id \"\(issuer.id)\" appears twice")
       }
-      for color in issuer.colors where IssuerColor.lab(hex: color) == nil {
+      for color in issuer.colors where CIELAB.lab(hex: color) == nil {
         throw DataFileError(
           .invalid, "\(source): issuer \"\(issuer.id)\" has colour \"\(color)\", expected #rrggbb")
       }

@@ -6,8 +6,8 @@ public struct PreparedIssuer: Sendable {
   public let issuer: Issuer
   let phrases: [IssuerPhrase]
   let program: IssuerPhrase?
-  let chromatic: [IssuerColor.Lab]
-  let neutral: [IssuerColor.Lab]
+  let chromatic: [CIELAB.Lab]
+  let neutral: [CIELAB.Lab]
 
   public init(_ issuer: Issuer) {
     self.issuer = issuer
@@ -30,7 +30,7 @@ public struct PreparedIssuer: Sendable {
     } else {
       self.program = nil
     }
-    let colours = issuer.colors.compactMap(IssuerColor.lab(hex:))
+    let colours = issuer.colors.compactMap(CIELAB.lab(hex:))
     chromatic = colours.filter { $0.chroma >= Self.neutralChroma }
     neutral = colours.filter { $0.chroma < Self.neutralChroma }
   }
@@ -162,16 +162,16 @@ public enum IssuerFeatures {
     let total = card.colours.reduce(0) { $0 + $1.share }
     for colour in card.colours {
       let share = colour.share / max(total, 1e-9)
-      if let best = issuer.chromatic.map({ IssuerColor.distance($0, colour.lab) }).min() {
+      if let best = issuer.chromatic.map({ CIELAB.distance($0, colour.lab) }).min() {
         chromatic += share * similarity(best)
       }
-      if let best = issuer.neutral.map({ IssuerColor.distance($0, colour.lab) }).min() {
+      if let best = issuer.neutral.map({ CIELAB.distance($0, colour.lab) }).min() {
         neutral += share * similarity(best)
       }
     }
     if !issuer.chromatic.isEmpty {
       for brand in issuer.chromatic {
-        let best = card.colours.filter { $0.share >= 0.03 }.map { IssuerColor.distance($0.lab, brand) }
+        let best = card.colours.filter { $0.share >= 0.03 }.map { CIELAB.distance($0.lab, brand) }
           .min()
         coverage += best.map(similarity) ?? 0
       }

@@ -60,14 +60,14 @@ public struct ReceiptExtractor: Sendable {
     receipt.checks = checks
     if !checks.problems.isEmpty {
       for name in ["total", "subtotal"] where fields[name] != nil {
-        fields[name]!.confidence = (fields[name]!.confidence * 0.7 * 100).rounded() / 100
+        fields[name]!.confidence = Rounding.hundredths(fields[name]!.confidence * 0.7)
       }
     }
     receipt.fields = fields
     receipt.confidence = Self.overallConfidence(fields: fields, checks: checks)
     receipt.text = rows.map { row in
       TextLine(
-        text: row.text, box: row.box.map { $0.rounded() }, confidence: (row.confidence * 10).rounded() / 10)
+        text: row.text, box: row.box.map { $0.rounded() }, confidence: Rounding.tenths(row.confidence))
     }
     return receipt
   }
@@ -80,7 +80,7 @@ public struct ReceiptExtractor: Sendable {
   ) {
     guard let value else { return }
     fields[name] = ReceiptField(
-      value: value, confidence: (min(1, max(0, confidence)) * 100).rounded() / 100, line: line)
+      value: value, confidence: Rounding.hundredths(min(1, max(0, confidence))), line: line)
   }
 
   /// Currency, merchant, and date and time: what the header names.
@@ -127,7 +127,7 @@ public struct ReceiptExtractor: Sendable {
       confidence = min(1, confidence + 0.1)
     }
     confidence -= 0.15 * Double(checks?.problems.count ?? 0)
-    return (max(0, confidence) * 100).rounded() / 100
+    return Rounding.hundredths(max(0, confidence))
   }
 
   static func prepare(index: Int, text: String, confidence: Double) -> Line {
@@ -294,7 +294,7 @@ public struct ReceiptExtractor: Sendable {
     for token in ReceiptKeywords.fold(Self.logoLetters(text)).split(separator: " ") where token.count >= 4 {
       if let brand = brands.first(where: { brand in
         !brand.folded.dropFirst().dropLast().contains(" ") && brand.folded.count - 2 >= 4
-          && Self.editDistance(String(token), brand.folded.trimmingCharacters(in: .whitespaces))
+          && EditDistance.levenshtein(String(token), brand.folded.trimmingCharacters(in: .whitespaces))
             <= (token.count >= 7 ? 2 : 1)
       }) {
         return brand.name
@@ -338,7 +338,7 @@ public struct ReceiptExtractor: Sendable {
   static func namesCompany(_ folded: String) -> Bool {
     if ReceiptKeywords.containsAny(folded, companyForms) { return true }
     return folded.split(separator: " ").contains { token in
-      token.count >= 7 && longCompanyForms.contains { editDistance(String(token), $0) == 1 }
+      token.count >= 7 && longCompanyForms.contains { EditDistance.levenshtein(String(token), $0) == 1 }
     }
   }
 
@@ -400,22 +400,6 @@ public struct ReceiptExtractor: Sendable {
       return true
     }
     return tokens.filter { $0.allSatisfy(\.isNumber) }.count * 2 > tokens.count
-  }
-
-  /// Levenshtein distance between two short strings.
-  static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-    var previous = Array(0...b.count)
-    for i in 1...a.count {
-      var current = [i] + [Int](repeating: 0, count: b.count)
-      for j in 1...b.count {
-        current[j] = min(
-          previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-      }
-      previous = current
-    }
-    return previous[b.count]
   }
 
   /// "A L D I" → "ALDI": letters printed with spaces between them for emphasis.

@@ -68,7 +68,7 @@ struct ReceiptReading {
     // best, and a field's confidence decides poorly between two readings (a logo read as a
     // slogan can outscore the name; "2013" outscored "2020" on a German receipt).
     if let own = fields[name] {
-      fields[name]!.confidence = (weight(of: own.value) * 100).rounded() / 100
+      fields[name]!.confidence = Rounding.hundredths(weight(of: own.value))
       return false
     }
     guard
@@ -79,7 +79,7 @@ struct ReceiptReading {
       })
     else { return false }
     fields[name] = ReceiptField(
-      value: chosen.field.value, confidence: (weight(of: chosen.field.value) * 100).rounded() / 100,
+      value: chosen.field.value, confidence: Rounding.hundredths(weight(of: chosen.field.value)),
       line: nil,
       reading: chosen.reading.name, source: chosen.reading.receipt.lineText(chosen.field.line))
     switch name {

@@ -43,24 +43,24 @@ public final class PaletteStage: Stage {
     let source = try item.artifacts[CardCrop.self]?.image ?? item.pixels().analysis
     let palette = Self.palette(of: source.rgb(), options: options)
     var result = CardPalette(
-      colors: palette.map { ColorShare(hex: IssuerColor.hex($0.lab), share: Rounding.thousandths($0.share)) },
+      colors: palette.map { ColorShare(hex: CIELAB.hex($0.lab), share: Rounding.thousandths($0.share)) },
       backgrounds: nil, headerColor: nil)
     if let largest = palette.first {
       let vibrant = palette.filter { $0.share >= 0.1 }.max { $0.lab.chroma < $1.lab.chroma } ?? largest
-      result.backgrounds = [IssuerColor.hex(largest.lab), IssuerColor.hex(vibrant.lab)]
+      result.backgrounds = [CIELAB.hex(largest.lab), CIELAB.hex(vibrant.lab)]
       // Catima's header colour: the brand colour, i.e. the most vibrant one of real size.
       let header = palette.filter { $0.share >= 0.15 && $0.lab.chroma > 15 }.first ?? largest
-      result.headerColor = IssuerColor.hex(header.lab)
+      result.headerColor = CIELAB.hex(header.lab)
     }
     item.artifacts.write(result)
   }
 
-  static func palette(of image: Bitmap, options: Options) -> [(lab: IssuerColor.Lab, share: Double)] {
+  static func palette(of image: Bitmap, options: Options) -> [(lab: CIELAB.Lab, share: Double)] {
     let points = labSamples(of: image, options: options)
     let total = Double(points.count / 3)
     guard total > 0 else { return [] }
     let clusters = KMeans(k: options.colors).fit(points, dimensions: 3).map {
-      (lab: IssuerColor.Lab(l: $0.center[0], a: $0.center[1], b: $0.center[2]), count: Double($0.count))
+      (lab: CIELAB.Lab(l: $0.center[0], a: $0.center[1], b: $0.center[2]), count: Double($0.count))
     }
     let merged = merge(clusters, within: options.mergeDistance)
     let kept = merged.filter { $0.count / total >= options.minimumShare }
@@ -68,7 +68,7 @@ public final class PaletteStage: Stage {
     var counts = kept.map(\.count)
     for small in merged where small.count / total < options.minimumShare {
       let nearest = kept.indices.min {
-        IssuerColor.distance(kept[$0].lab, small.lab) < IssuerColor.distance(kept[$1].lab, small.lab)
+        CIELAB.distance(kept[$0].lab, small.lab) < CIELAB.distance(kept[$1].lab, small.lab)
       }!
       counts[nearest] += small.count
     }
@@ -99,7 +99,7 @@ public final class PaletteStage: Stage {
         let i = (y * small.width + x) * 3
         let r = Double(small.pixels[i]) / 255, g = Double(small.pixels[i + 1]) / 255,
           b = Double(small.pixels[i + 2]) / 255
-        let lab = IssuerColor.lab(r: r, g: g, b: b)
+        let lab = CIELAB.lab(r: r, g: g, b: b)
         // Specular highlights (glare) are near-white and are light, not the card's colour.
         if lab.l > 97 && lab.chroma < 4 && min(r, g, b) > 0.985 { continue }
         points += [lab.l, lab.a, lab.b]
@@ -111,14 +111,14 @@ public final class PaletteStage: Stage {
   /// Near-identical clusters merged, largest first, weighting centres by their counts; the
   /// result is sorted largest first.
   static func merge(
-    _ clusters: [(lab: IssuerColor.Lab, count: Double)], within distance: Double
-  ) -> [(lab: IssuerColor.Lab, count: Double)] {
-    var merged: [(lab: IssuerColor.Lab, count: Double)] = []
+    _ clusters: [(lab: CIELAB.Lab, count: Double)], within distance: Double
+  ) -> [(lab: CIELAB.Lab, count: Double)] {
+    var merged: [(lab: CIELAB.Lab, count: Double)] = []
     for cluster in clusters.sorted(by: { $0.count > $1.count }) {
-      if let index = merged.firstIndex(where: { IssuerColor.distance($0.lab, cluster.lab) < distance }) {
+      if let index = merged.firstIndex(where: { CIELAB.distance($0.lab, cluster.lab) < distance }) {
         let a = merged[index], n = a.count + cluster.count
         merged[index] = (
-          IssuerColor.Lab(
+          CIELAB.Lab(
             l: (a.lab.l * a.count + cluster.lab.l * cluster.count) / n,
             a: (a.lab.a * a.count + cluster.lab.a * cluster.count) / n,
             b: (a.lab.b * a.count + cluster.lab.b * cluster.count) / n), n

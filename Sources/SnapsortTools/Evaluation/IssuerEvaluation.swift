@@ -52,7 +52,7 @@ public struct IssuerEvaluation: Sendable, Equatable {
         let key = "\(card.label ?? "unknown") → \(match.id ?? "unknown")"
         result.confusions[key, default: 0] += 1
         let colours = card.evidence.colours.map {
-          IssuerColor.hex($0.lab) + String(format: ":%.2f", $0.share)
+          CIELAB.hex($0.lab) + String(format: ":%.2f", $0.share)
         }
         result.failures.append(
           "\(card.source): \(key) p=\(match.confidence) text=\(card.evidence.lines) names=\(card.evidence.names) "

@@ -142,13 +142,13 @@ public struct SyntheticCards: Sendable {
   /// a background, shares that sum to 1.
   func colours(_ brand: [String], rng: inout SeededGenerator) -> [CardEvidence.Colour] {
     if Double.random(in: 0..<1, using: &rng) < noColoursRate { return [] }
-    let labs = brand.compactMap(IssuerColor.lab(hex:))
+    let labs = brand.compactMap(CIELAB.lab(hex:))
     let lightShift = Double.random(in: -12...8, using: &rng)
     let chromaScale = Double.random(in: 0.75...1.1, using: &rng)
-    var picked: [IssuerColor.Lab] = labs.shuffled(using: &rng).prefix(
+    var picked: [CIELAB.Lab] = labs.shuffled(using: &rng).prefix(
       Int.random(in: 1...max(1, min(3, labs.count)), using: &rng)
     ).map {
-      IssuerColor.Lab(
+      CIELAB.Lab(
         l: min(100, max(0, $0.l + lightShift + Double.random(in: -5...5, using: &rng))),
         a: $0.a * chromaScale + Double.random(in: -5...5, using: &rng),
         b: $0.b * chromaScale + Double.random(in: -5...5, using: &rng))
@@ -156,17 +156,17 @@ public struct SyntheticCards: Sendable {
     if Double.random(in: 0..<1, using: &rng) < 0.6 {
       let grey = Double.random(in: 80...97, using: &rng)
       picked.append(
-        IssuerColor.Lab(
+        CIELAB.Lab(
           l: grey, a: Double.random(in: -2...2, using: &rng), b: Double.random(in: -3...3, using: &rng)))
     }
     if Double.random(in: 0..<1, using: &rng) < 0.3 {
-      picked.append(IssuerColor.Lab(l: Double.random(in: 5...25, using: &rng), a: 0, b: 0))
+      picked.append(CIELAB.Lab(l: Double.random(in: 5...25, using: &rng), a: 0, b: 0))
     }
     var shares = picked.map { _ in Double.random(in: 0.1...1, using: &rng) }
     let total = shares.reduce(0, +)
     shares = shares.map { $0 / total }
     return zip(picked, shares).map {
-      CardEvidence.Colour(lab: IssuerColor.lab(hex: IssuerColor.hex($0)) ?? $0, share: $1)
+      CardEvidence.Colour(lab: CIELAB.lab(hex: CIELAB.hex($0)) ?? $0, share: $1)
     }
   }
 

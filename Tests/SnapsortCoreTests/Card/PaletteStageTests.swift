@@ -34,10 +34,10 @@ final class PaletteStageTests: XCTestCase {
     let colors = try XCTUnwrap(record.colors)
     XCTAssertEqual(colors.count, 2, "\(colors)")
     XCTAssertLessThan(
-      IssuerColor.distance(IssuerColor.lab(hex: colors[0].hex)!, IssuerColor.lab(hex: "#006a3a")!), 1)
+      CIELAB.distance(CIELAB.lab(hex: colors[0].hex)!, CIELAB.lab(hex: "#006a3a")!), 1)
     XCTAssertEqual(colors[0].share, 0.7, accuracy: 0.05)
     XCTAssertLessThan(
-      IssuerColor.distance(IssuerColor.lab(hex: colors[1].hex)!, IssuerColor.lab(hex: "#f2c400")!), 1)
+      CIELAB.distance(CIELAB.lab(hex: colors[1].hex)!, CIELAB.lab(hex: "#f2c400")!), 1)
     XCTAssertEqual(record.headerColor, colors[0].hex)
     XCTAssertEqual(record.backgrounds?.count, 2)
   }
@@ -52,9 +52,9 @@ final class PaletteStageTests: XCTestCase {
         return (15, 15, 15)
       })
     let colors = try XCTUnwrap(record.colors)
-    let red = IssuerColor.lab(hex: "#c8102e")!
+    let red = CIELAB.lab(hex: "#c8102e")!
     XCTAssertTrue(
-      colors.contains { IssuerColor.distance(IssuerColor.lab(hex: $0.hex)!, red) < 3 }, "\(colors)")
+      colors.contains { CIELAB.distance(CIELAB.lab(hex: $0.hex)!, red) < 3 }, "\(colors)")
   }
 
   func testAllWhiteCardInventsNoColours() throws {

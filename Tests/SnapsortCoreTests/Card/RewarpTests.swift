@@ -74,7 +74,7 @@ final class RewarpTests: XCTestCase {
     XCTAssertLessThan(bottomLeft[0], 80)
     // The palette ran again on the new crop: white and green, no red or blue.
     let hexes = try XCTUnwrap(card.colors).map(\.hex)
-    let labs = hexes.compactMap { IssuerColor.lab(hex: $0) }
+    let labs = hexes.compactMap { CIELAB.lab(hex: $0) }
     XCTAssertTrue(labs.contains { $0.l > 90 && $0.chroma < 8 }, "\(hexes)")
     XCTAssertTrue(labs.contains { $0.a < -30 }, "\(hexes)")
     XCTAssertFalse(labs.contains { $0.a > 30 || $0.b < -30 }, "\(hexes)")

@@ -95,7 +95,7 @@ final class ReceiptDatasetTests: XCTestCase {
   /// 2 × matching characters / total characters, matches counted as in an edit alignment.
   static func similarity(_ a: String, _ b: String) -> Double {
     guard !a.isEmpty || !b.isEmpty else { return 1 }
-    let distance = ReceiptExtractor.editDistance(a, b)
+    let distance = EditDistance.levenshtein(a, b)
     let matches = max(0, max(a.count, b.count) - distance)
     return 2 * Double(matches) / Double(a.count + b.count)
   }

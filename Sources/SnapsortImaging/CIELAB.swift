@@ -1,7 +1,7 @@
 import Foundation
 
 /// CIELAB conversion and distance for brand colours (sRGB, D65 white).
-public enum IssuerColor {
+public enum CIELAB {
   public struct Lab: Sendable, Equatable {
     public var l: Double
     public var a: Double
