@@ -68,9 +68,6 @@ struct EvalIssuersCommand: ParsableCommand {
     } catch let failure as DataFileError {
       Terminal.error(failure.message)
       throw SnapsortExit.usage
-    } catch let failure as StageFailure {
-      Terminal.error(failure.message)
-      throw SnapsortExit.usage
     } catch let error as InputError {
       Terminal.error(error.description)
       throw SnapsortExit.usage

@@ -94,9 +94,6 @@ struct TrainIssuersCommand: ParsableCommand {
     } catch let error as DataFileError {
       Terminal.error(error.message)
       throw SnapsortExit.usage
-    } catch let error as StageFailure {
-      Terminal.error(error.message)
-      throw SnapsortExit.usage
     } catch let error as InputError {
       Terminal.error(error.description)
       throw SnapsortExit.usage

@@ -40,7 +40,7 @@ public struct IssuerTrainingRun: Sendable {
   }
 
   /// - Parameter log: progress lines for a person (folders that name no issuer, pipeline runs).
-  /// - Throws: `DataFileError`, `InputError` or `StageFailure` for input that cannot be used,
+  /// - Throws: `DataFileError` or `InputError` for input that cannot be used,
   ///   `TrainingError.nothingToTrainOn`.
   public func run(log: (String) -> Void) throws -> Outcome {
     let featureClock = Stopwatch()

@@ -29,7 +29,7 @@ public struct LabelledPhotos: Sendable {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
     else {
-      throw StageFailure("\(root.path) is not a folder")
+      throw InputError("\(root.path) is not a folder")
     }
     let catalogURL = root.appendingPathComponent("catalog.json")
     if FileManager.default.fileExists(atPath: catalogURL.path) {
@@ -99,7 +99,7 @@ extension LabelledPhotos {
     do {
       text = try String(contentsOf: url, encoding: .utf8)
     } catch {
-      throw StageFailure("cannot read \(url.path): \(error.localizedDescription)")
+      throw InputError("cannot read \(url.path): \(error.localizedDescription)")
     }
     var cards: [LabelledCard] = []
     for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
@@ -107,11 +107,11 @@ extension LabelledPhotos {
       do {
         record = try JSONDecoder().decode(Record.self, from: Data(line.utf8))
       } catch {
-        throw StageFailure("\(url.path) line \(number + 1) is not a record: \(error)")
+        throw InputError("\(url.path) line \(number + 1) is not a record: \(error)")
       }
       let parts = record.file.split(separator: "/")
       guard parts.count >= 2 else {
-        throw StageFailure("\(url.path) line \(number + 1): \(record.file) is not in a label folder")
+        throw InputError("\(url.path) line \(number + 1): \(record.file) is not in a label folder")
       }
       let folder = String(parts[0])
       cards.append(
