@@ -103,9 +103,10 @@ func readPassword(_ path: String) throws -> String {
     Terminal.error("cannot read the password file \(path)")
     throw SnapsortExit.usage
   }
-  let line =
-    String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first
-    .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\r")) } ?? ""
+  // "\r\n" is one Character in Swift, so splitting at "\n" alone would keep a CRLF file's line
+  // end in the password (and report a wrong password): end the line at LF, CRLF or CR.
+  let text = String(decoding: data, as: UTF8.self)
+  let line = String(text.prefix { $0 != "\n" && $0 != "\r\n" && $0 != "\r" })
   if line.isEmpty {
     Terminal.error("the password file \(path) is empty")
     throw SnapsortExit.usage

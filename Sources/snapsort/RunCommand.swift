@@ -68,13 +68,19 @@ struct RunCommand: ParsableCommand {
       Terminal.error("config error in \(configURL.path): \(error)")
       throw SnapsortExit.usage
     }
+    // A missing input is a usage error found before anything is created: no empty --out.
+    for path in paths where !FileManager.default.fileExists(atPath: path) {
+      Terminal.error("no such file or folder: \(path)")
+      throw SnapsortExit.usage
+    }
     do {
       try FileManager.default.createDirectory(at: outputURL, withIntermediateDirectories: true)
       guard FileManager.default.isWritableFile(atPath: outputURL.path) else {
-        throw InputError("not writable")
+        throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: outputURL.path])
       }
     } catch {
-      Terminal.error("cannot write to the output folder \(outputURL.path): \(error)")
+      Terminal.error(
+        "cannot write to the output folder \(outputURL.path): \(Self.why(error, creating: outputURL))")
       throw SnapsortExit.outputNotWritable
     }
 
@@ -89,7 +95,8 @@ struct RunCommand: ParsableCommand {
     }
     if let selection, !quiet { Terminal.info("shard \(selection)") }
 
-    let interrupt = InterruptFlag.install()
+    // A second Ctrl-C quits at once, but still leaves records.jsonl with what is done.
+    let interrupt = InterruptFlag.install(onSecond: { Self.writeFinished(in: outputURL) })
     let progress = ProgressReporter(enabled: !quiet)
     let job = RunJob(
       inputs: paths.map { URL(fileURLWithPath: $0) }, config: pipeline, configName: configURL.path,
@@ -104,7 +111,7 @@ struct RunCommand: ParsableCommand {
       Terminal.error("cannot start the pipeline: \(error)")
       throw SnapsortExit.missingDependency
     } catch {
-      Terminal.error("run failed: \(error)")
+      Terminal.error("run failed: \(Terminal.describe(error))")
       throw SnapsortExit.outputNotWritable
     }
     progress.finish()
@@ -118,6 +125,42 @@ struct RunCommand: ParsableCommand {
       throw SnapsortExit.interrupted
     }
     if counts.error > 0 { throw SnapsortExit.someFailed }
+  }
+
+  /// Why a folder cannot be made, as a sentence: the usual cause, a file where a folder of the
+  /// path should be, named.
+  static func why(_ error: any Error, creating folder: URL) -> String {
+    var isDirectory: ObjCBool = false
+    var ancestor = folder.standardizedFileURL
+    while ancestor.path != "/" {
+      if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
+        if !isDirectory.boolValue { return "\(ancestor.path) is a file, not a folder" }
+        break
+      }
+      ancestor.deleteLastPathComponent()
+    }
+    if !FileManager.default.isWritableFile(atPath: ancestor.path) {
+      return "\(ancestor.path) is not writable"
+    }
+    return Terminal.describe(error, path: folder.path)
+  }
+
+  /// On a second Ctrl-C: `records.jsonl` from the journal of the photos finished so far (the
+  /// journal stays, so a rerun resumes from it).
+  static func writeFinished(in outputURL: URL) {
+    var byFile: [String: Record] = [:]
+    if let data = try? Data(contentsOf: RecordJournal.url(in: outputURL)) {
+      // A line torn by a worker still writing is the last one and does not decode.
+      for line in data.split(separator: UInt8(ascii: "\n")) {
+        if let record = try? RecordCoding.decode(Data(line)) { byFile[record.file] = record }
+      }
+    }
+    do {
+      let url = try RunOutputs.writeRecords(Array(byFile.values), to: outputURL)
+      Terminal.info("interrupted again: \(byFile.count) finished records written to \(url.path)")
+    } catch {
+      Terminal.error("interrupted again: records.jsonl not written: \(Terminal.describe(error))")
+    }
   }
 
   private func resolveConfig() throws -> URL {

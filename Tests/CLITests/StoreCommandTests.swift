@@ -78,7 +78,7 @@ final class StoreCommandTests: XCTestCase {
     let minus = try snapsort(["search", "bad -corrupt"])
     XCTAssertTrue(
       minus.stdout.contains("bad-truncated.jpg") && !minus.stdout.contains("bad-corrupt.png"), minus.stdout)
-    XCTAssertEqual(try snapsort(["search", "x", "--from", "March"]).status, 64, "bad date: usage error")
+    XCTAssertEqual(try snapsort(["search", "x", "--from", "March"]).status, 2, "bad date: usage error")
   }
 
   func testMissingStoreIsAClearError() throws {
@@ -162,7 +162,22 @@ final class StoreCommandTests: XCTestCase {
     XCTAssertEqual(
       try snapsort([
         "export", "cardsnap", "--password-file", password.path, "-o", backup.path, "--iterations", "1000",
-      ]).status, 64)
+      ]).status, 2)
+  }
+
+  // MARK: - Issue #22
+
+  /// Finding 14: a password file with a Windows line end is the same password.
+  func testPasswordFileWithCRLF() throws {
+    let unix = Self.directory.appendingPathComponent("password-lf")
+    try Data("s3cret pass\n".utf8).write(to: unix)
+    let windows = Self.directory.appendingPathComponent("password-crlf")
+    try Data("s3cret pass\r\n".utf8).write(to: windows)
+    let backup = Self.directory.appendingPathComponent("crlf-backup.zip")
+    XCTAssertEqual(
+      try snapsort(["export", "cardsnap", "--password-file", windows.path, "-o", backup.path]).status, 0)
+    let verified = try CLI.run(["verify-backup", backup.path, "--password-file", unix.path])
+    XCTAssertEqual(verified.status, 0, verified.stderr)
   }
 
   // MARK: - The report in a real browser
