@@ -7,7 +7,8 @@ struct SearchCommand: ParsableCommand {
     commandName: "search",
     abstract: "Search the store: OCR text, names, merchants, issuers, items, barcodes, tags and annotations.",
     discussion: """
-      Keywords match case-insensitively anywhere in a record's text. Keywords separated by \
+      Keywords match case- and accent-insensitively anywhere in a record's text ("zabka" finds \
+      Żabka, "norrebro" finds Nørrebro; --merchant and --issuer fold the same way). Keywords separated by \
       whitespace, punctuation, + or "and" must all appear; "or" separates alternatives (AND binds \
       tighter: "a b or c" is (a and b) or c); "-" or "not" before a keyword means it must not \
       appear. A query of only whitespace and punctuation matches every record, so the filters \

@@ -167,6 +167,34 @@ final class StoreCommandTests: XCTestCase {
 
   // MARK: - Issue #22
 
+  /// Finding 8: issuers and keywords typed as the ISSUER column shows them, or without accents.
+  func testAccentsAndCaseFoldTheSameEverywhere() throws {
+    for typed in ["Żabka", "zabka", "ŻABKA"] {
+      let issuer = try snapsort(["search", "", "--issuer", typed])
+      XCTAssertTrue(issuer.stdout.contains("cards-card-01-wood.jpg"), "--issuer \(typed): \(issuer.stdout)")
+      XCTAssertTrue(issuer.stdout.hasSuffix("1 match\n"), issuer.stdout)
+      XCTAssertTrue(try snapsort(["search", typed]).stdout.contains("cards-card-01-wood.jpg"), typed)
+    }
+    for typed in ["Åhléns", "ahlens", "AHLENS"] {
+      let issuer = try snapsort(["search", "", "--issuer", typed])
+      XCTAssertTrue(
+        issuer.stdout.contains("screenshots-screenshot-01-light.png"), "--issuer \(typed): \(issuer.stdout)")
+      XCTAssertTrue(
+        try snapsort(["search", typed]).stdout.contains("screenshots-screenshot-01-light.png"), typed)
+    }
+  }
+
+  /// Finding 9: dates that do not exist are refused, by search and by saved categories.
+  func testOnlyRealDates() throws {
+    for date in ["2018-13", "2018-02-30", "2018-99", "2019-02-29"] {
+      let search = try snapsort(["search", "x", "--from", date])
+      XCTAssertEqual(search.status, 2, date)
+      XCTAssertTrue(search.stderr.contains("expected a real date"), search.stderr)
+      XCTAssertEqual(try snapsort(["category", "add", "c", "--from", date]).status, 2, date)
+    }
+    XCTAssertEqual(try snapsort(["search", "x", "--from", "2020-02-29", "--to", "2024-12"]).status, 0)
+  }
+
   /// Finding 14: a password file with a Windows line end is the same password.
   func testPasswordFileWithCRLF() throws {
     let unix = Self.directory.appendingPathComponent("password-lf")

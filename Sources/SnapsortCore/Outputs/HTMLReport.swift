@@ -204,6 +204,14 @@ public struct HTMLReport {
 
   // MARK: - Inline CSS and JS
 
+  /// `TextFolding`'s spelled letters as a JSON object, for the script.
+  static var foldingTableJSON: String {
+    let table = Dictionary(uniqueKeysWithValues: TextFolding.letters.map { (String($0.key), $0.value) })
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return String(decoding: (try? encoder.encode(table)) ?? Data("{}".utf8), as: UTF8.self)
+  }
+
   static let css = """
     body{font:14px/1.4 system-ui,sans-serif;margin:0;background:#f6f6f4;color:#222}
     header{position:sticky;top:0;background:#fff;border-bottom:1px solid #ccc;padding:8px 16px;z-index:1}
@@ -230,11 +238,15 @@ public struct HTMLReport {
     """
 
   /// The filter box: the same keyword rules as `snapsort search` (see `SearchQuery`), applied
-  /// to each entry's text.
+  /// to each entry's text, folded as the store folds (`TextFolding.fold`: its table of spelled
+  /// letters, then NFD without marks, lowercased).
   static let script = """
     (function(){
+    var L=\(foldingTableJSON);
+    function fold(s){return s.replace(/[^\\u0000-\\u007f]/g,function(c){return L[c]||c;})
+    .normalize('NFD').replace(/\\p{M}/gu,'').toLowerCase();}
     function parse(q){var clauses=[[]],neg=false,tokens=q.match(/[\\p{L}\\p{N}]+|[-\\u2212]/gu)||[];
-    tokens.forEach(function(t){var w=t.toLowerCase();
+    tokens.forEach(function(t){var w=fold(t);
     if(w==='-'||w==='\\u2212'||w==='not'){neg=true;return;}
     if(w==='and')return;
     if(w==='or'){if(clauses[clauses.length-1].length)clauses.push([]);neg=false;return;}
@@ -243,7 +255,7 @@ public struct HTMLReport {
     function matches(clauses,text){if(!clauses.length)return true;
     return clauses.some(function(c){return c.every(function(t){return text.includes(t.k)!==t.n;});});}
     var box=document.getElementById('filter'),entries=[].slice.call(document.querySelectorAll('.entry'));
-    var texts=entries.map(function(e){return (e.getAttribute('data-text')||'').toLowerCase();});
+    var texts=entries.map(function(e){return fold(e.getAttribute('data-text')||'');});
     function apply(){var c=parse(box.value),shown=0;entries.forEach(function(e,i){var m=matches(c,texts[i]);
     e.classList.toggle('hidden',!m);if(m)shown++;});
     document.getElementById('shown').textContent=shown+' shown';document.getElementById('none').hidden=shown>0;}

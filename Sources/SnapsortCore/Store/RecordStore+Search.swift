@@ -54,12 +54,13 @@ extension RecordStore {
       arguments += [kind.rawValue]
     }
     if let merchant = filter.merchant {
-      conditions.append("instr(lower(r.merchant), ?) > 0")
-      arguments += [merchant.lowercased()]
+      conditions.append("instr(\(TextFolding.sqlFunctionName)(r.merchant), ?) > 0")
+      arguments += [TextFolding.fold(merchant)]
     }
     if let issuer = filter.issuer {
-      conditions.append("(r.issuer_id = ? OR instr(lower(r.issuer_name), ?) > 0)")
-      arguments += [issuer, issuer.lowercased()]
+      conditions.append(
+        "(r.issuer_id = ? OR instr(\(TextFolding.sqlFunctionName)(r.issuer_name), ?) > 0)")
+      arguments += [issuer, TextFolding.fold(issuer)]
     }
     // A partial date (YYYY-MM) compares with the same prefix of the record's date.
     if let from = filter.from {

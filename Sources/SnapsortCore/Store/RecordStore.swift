@@ -35,6 +35,12 @@ public final class RecordStore {
     }
     var configuration = Configuration()
     configuration.foreignKeysEnabled = true
+    configuration.prepareDatabase { db in
+      db.add(
+        function: DatabaseFunction(TextFolding.sqlFunctionName, argumentCount: 1, pure: true) { values in
+          String.fromDatabaseValue(values[0]).map(TextFolding.fold)
+        })
+    }
     do {
       queue = try DatabaseQueue(path: url.path, configuration: configuration)
       try Self.migrator.migrate(queue)
@@ -114,6 +120,12 @@ public final class RecordStore {
       let filter = try String(decoding: JSONEncoder().encode(SearchFilter(tag: reimbursement)), as: UTF8.self)
       try db.execute(
         sql: "INSERT INTO categories(name, filter) VALUES (?, ?)", arguments: [reimbursement, filter])
+    }
+    // The index holds text folded by `TextFolding.fold` (accents and case): rebuild it.
+    migrator.registerMigration("v2-folded-index") { db in
+      for row in try Row.fetchAll(db, sql: "SELECT id, key FROM records") {
+        try reindex(id: row["id"], key: row["key"], record: nil, in: db)
+      }
     }
     return migrator
   }
@@ -217,11 +229,11 @@ public final class RecordStore {
           """,
         arguments: [id, position, item.description, item.quantity, item.unitPrice, item.amount])
     }
-    try reindex(id: id, key: key, record: record, in: db)
+    try Self.reindex(id: id, key: key, record: record, in: db)
   }
 
   /// Rewrites one record's row in the full-text index from its record, tags and annotations.
-  func reindex(id: Int64, key: String, record: Record?, in db: Database) throws {
+  static func reindex(id: Int64, key: String, record: Record?, in db: Database) throws {
     let record =
       try record
       ?? {
@@ -249,8 +261,10 @@ public final class RecordStore {
       db, sql: "SELECT tag FROM tags WHERE key = ? ORDER BY tag", arguments: [key]
     )
     .joined(separator: "\n")
-    let columns = [text, names, receipt?.merchant ?? "", issuer, items, codes, annotations, tags]
-    let folded = columns.joined(separator: "\n").lowercased()
+    // Folded as keywords are, so the trigram index matches `zabka` in `Żabka`.
+    let columns = [text, names, receipt?.merchant ?? "", issuer, items, codes, annotations, tags].map(
+      TextFolding.fold)
+    let folded = columns.joined(separator: "\n")
     try db.execute(sql: "DELETE FROM search_fts WHERE rowid = ?", arguments: [id])
     try db.execute(
       sql: """
@@ -286,7 +300,7 @@ public final class RecordStore {
         try db.execute(sql: "INSERT OR IGNORE INTO tags(key, tag) VALUES (?, ?)", arguments: [key, tag])
         try db.execute(sql: "INSERT OR IGNORE INTO known_tags(tag) VALUES (?)", arguments: [tag])
       }
-      try reindex(id: id, key: key, record: nil, in: db)
+      try Self.reindex(id: id, key: key, record: nil, in: db)
       return try String.fetchAll(db, sql: "SELECT tag FROM tags WHERE key = ? ORDER BY tag", arguments: [key])
     }
   }
@@ -298,7 +312,7 @@ public final class RecordStore {
       for tag in tags {
         try db.execute(sql: "DELETE FROM tags WHERE key = ? AND tag = ?", arguments: [key, tag.lowercased()])
       }
-      try reindex(id: id, key: key, record: nil, in: db)
+      try Self.reindex(id: id, key: key, record: nil, in: db)
     }
   }
 
@@ -309,7 +323,7 @@ public final class RecordStore {
       try db.execute(
         sql: "INSERT INTO annotations(key, text, created_at) VALUES (?, ?, ?)",
         arguments: [key, text, now.timeIntervalSince1970])
-      try reindex(id: id, key: key, record: nil, in: db)
+      try Self.reindex(id: id, key: key, record: nil, in: db)
     }
   }
 

@@ -53,4 +53,10 @@ final class HTMLReportTests: XCTestCase {
       from: URL(fileURLWithPath: "/data/out"), to: URL(fileURLWithPath: "/data/photos/a b#1.jpg"))
     XCTAssertEqual(href, "../photos/a%20b%231.jpg")
   }
+
+  func testFilterScriptFoldsAsTheStoreDoes() {
+    let html = render(StoreFixtures.sample)
+    XCTAssertTrue(html.contains("\"ø\":\"o\""), "the folding table is in the page")
+    XCTAssertTrue(html.contains("normalize('NFD')"))
+  }
 }

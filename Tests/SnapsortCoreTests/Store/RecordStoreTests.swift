@@ -55,7 +55,8 @@ final class RecordStoreTests: XCTestCase {
     // A photo missing from a run leaves the store, and its tags come back with it.
     try store.replaceRun(records: Array(StoreFixtures.sample.dropFirst(3)))
     XCTAssertEqual(try store.count("records"), StoreFixtures.sample.count - 3)
-    XCTAssertEqual(try store.count("record_json"), StoreFixtures.sample.count - 3, "removed with their record")
+    XCTAssertEqual(
+      try store.count("record_json"), StoreFixtures.sample.count - 3, "removed with their record")
     XCTAssertEqual(try store.count("barcodes"), 0)
     XCTAssertEqual(try store.count("search_fts"), StoreFixtures.sample.count - 3)
     try store.replaceRun(records: StoreFixtures.sample)
@@ -164,5 +165,40 @@ final class RecordStoreTests: XCTestCase {
       try writer.replaceRun(records: Array(StoreFixtures.sample.prefix(3)), now: Date(), failAfter: 2))
     XCTAssertEqual(try store.count("records"), StoreFixtures.sample.count)
     XCTAssertEqual(try files("keep"), ["cards/green.jpg"])
+  }
+
+  // MARK: - Issue #22
+
+  /// Finding 8: one accent- and case-folding for keywords, --merchant and --issuer.
+  func testOneFoldingForKeywordsMerchantAndIssuer() throws {
+    XCTAssertEqual(
+      TextFolding.fold("Żabka Nørrebro Łódź Straße Ærø Åhléns"), "zabka norrebro lodz strasse aero ahlens")
+    try store.replaceRun(records: [
+      StoreFixtures.card("z.jpg", name: "Żabka", issuer: ("zabka", "Żabka")),
+      StoreFixtures.card("a.jpg", name: "Åhléns", issuer: ("ahlens", "Åhléns")),
+      StoreFixtures.receipt("n.jpg", merchant: "Kaffe Nørrebro", date: "2024-01-02", total: "3", items: []),
+    ])
+    for typed in ["Żabka", "zabka", "ZABKA", "żab"] {
+      XCTAssertEqual(try files("", SearchFilter(issuer: typed)), ["z.jpg"], typed)
+      XCTAssertEqual(try files(typed), ["z.jpg"], typed)
+    }
+    XCTAssertEqual(try files("", SearchFilter(issuer: "Åhléns")), ["a.jpg"])
+    XCTAssertEqual(try files("", SearchFilter(issuer: "ahlens")), ["a.jpg"])
+    XCTAssertEqual(try files("ahlens"), ["a.jpg"])
+    XCTAssertEqual(try files("", SearchFilter(merchant: "norrebro")), ["n.jpg"])
+    XCTAssertEqual(try files("", SearchFilter(merchant: "NØRREBRO")), ["n.jpg"])
+    XCTAssertEqual(try files("norrebro"), ["n.jpg"])
+    XCTAssertEqual(try files("nø"), ["n.jpg"], "a short keyword scans the folded text")
+  }
+
+  /// Finding 9: dates that do not exist are refused.
+  func testOnlyRealDatesAreAccepted() {
+    for bad in ["2018-13", "2018-02-30", "2018-99", "2019-02-29", "2018-00", "2018-01-00", "March"] {
+      XCTAssertThrowsError(try SearchFilter(from: bad).validate(), bad)
+      XCTAssertThrowsError(try store.saveCategory(name: "x", filter: SearchFilter(to: bad)), bad)
+    }
+    for good in ["2018", "2018-12", "2018-02-28", "2020-02-29", "2000-02-29", "2018-12-31"] {
+      XCTAssertNoThrow(try SearchFilter(from: good).validate(), good)
+    }
   }
 }
