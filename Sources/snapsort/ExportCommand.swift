@@ -19,16 +19,15 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(name: [.short, .customLong("output")], help: "The zip file to write.")
-    var output: String
+    @OptionGroup var destination: OutputFile
 
     func run() throws {
       let store = try store.open()
       let export = try CatimaExport(store: store)
       let data = try export.zip(cropsRoot: store.url.deletingLastPathComponent())
-      try writeOutput(data, to: output)
+      try writeOutput(data, to: destination.path)
       for (file, reason) in export.skipped { Terminal.info("not exported: \(file) (\(reason))") }
-      Terminal.info("\(export.cards.count) cards → \(output)")
+      Terminal.info("\(export.cards.count) cards → \(destination.path)")
     }
   }
 
@@ -44,8 +43,7 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .customLong("password-file"), help: "A file whose first line is the password.")
     var passwordFile: String
 
-    @Option(name: [.short, .customLong("output")], help: "The backup file to write.")
-    var output: String
+    @OptionGroup var destination: OutputFile
 
     @Option(name: .long, help: "PBKDF2 iterations (at least 150000).")
     var iterations: Int = CardSnapBackup.defaultIterations
@@ -62,8 +60,8 @@ struct ExportCommand: ParsableCommand {
       let contents = try CardSnapBackup.contents(
         of: store, catalog: try IssuerCatalog.bundled(), cropsRoot: store.url.deletingLastPathComponent())
       let data = try CardSnapBackup.seal(contents, password: password, iterations: iterations)
-      try writeOutput(data, to: output)
-      Terminal.info("\(contents.cards.count) cards, \(contents.stores.count) stores → \(output)")
+      try writeOutput(data, to: destination.path)
+      Terminal.info("\(contents.cards.count) cards, \(contents.stores.count) stores → \(destination.path)")
     }
   }
 }
@@ -94,6 +92,23 @@ struct VerifyBackupCommand: ParsableCommand {
       Terminal.error("\(file): \(failure.description)")
       throw ExitCode(1)
     }
+  }
+}
+
+/// `-o/--out FILE`, the name every command uses for what it writes; `--output` (the old
+/// spelling) still works, hidden.
+struct OutputFile: ParsableArguments {
+  @Option(name: [.short, .long], help: "The file to write.")
+  var out: String?
+
+  @Option(name: .customLong("output"), help: .hidden)
+  var output: String?
+
+  var path: String { out ?? output ?? "" }
+
+  func validate() throws {
+    if out != nil && output != nil { throw ValidationError("--out and --output name two files; give one.") }
+    if out == nil && output == nil { throw ValidationError("Missing expected argument '--out <out>'") }
   }
 }
 

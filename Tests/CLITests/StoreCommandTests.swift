@@ -167,6 +167,27 @@ final class StoreCommandTests: XCTestCase {
 
   // MARK: - Issue #22
 
+  /// Finding 7: a query may begin with `-`, the README's own exclusion syntax; options work.
+  func testQueryMayBeginWithAMinus() throws {
+    let withoutLidl = try snapsort(["search", "-lidl", "--json"])
+    XCTAssertEqual(withoutLidl.status, 0, withoutLidl.stderr)
+    let withLidl = try snapsort(["search", "lidl", "--json"])
+    let count = { (result: CLI.Result) in
+      ((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [Any])?.count ?? -1
+    }
+    XCTAssertEqual(count(withoutLidl) + count(withLidl), 7, withoutLidl.stdout)
+    let notCorrupt = try snapsort(["search", "-corrupt", "--kind", "unknown"])
+    XCTAssertEqual(notCorrupt.status, 0, notCorrupt.stderr)
+    XCTAssertFalse(notCorrupt.stdout.contains("bad-corrupt.png"), notCorrupt.stdout)
+    let json = try snapsort(["search", "-corrupt", "-truncated", "--json"])
+    let hits = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+    XCTAssertEqual(hits.count, 5)
+    XCTAssertEqual(try snapsort(["search", "bad", "or", "nothing"]).status, 0, "several words are one query")
+    XCTAssertEqual(
+      try snapsort(["category", "add", "nocorrupt", "--query", "-corrupt"]).stdout,
+      "saved category nocorrupt\n")
+  }
+
   /// Finding 8: issuers and keywords typed as the ISSUER column shows them, or without accents.
   func testAccentsAndCaseFoldTheSameEverywhere() throws {
     for typed in ["Żabka", "zabka", "ŻABKA"] {
@@ -194,6 +215,29 @@ final class StoreCommandTests: XCTestCase {
     }
     XCTAssertEqual(try snapsort(["search", "x", "--from", "2020-02-29", "--to", "2024-12"]).status, 0)
   }
+
+  /// Finding 15: `search --json` carries each record's barcodes and its crop's path.
+  func testSearchJSONHasBarcodesAndCrop() throws {
+    let result = try snapsort(["search", "", "--kind", "card", "--json"])
+    let hits = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    let withCodes = try records().filter {
+      (($0["card"] as? [String: Any])?["barcodes"] as? [Any])?.isEmpty == false
+    }
+    XCTAssertGreaterThan(withCodes.count, 0)
+    for record in withCodes {
+      let card = try XCTUnwrap(record["card"] as? [String: Any])
+      let hit = try XCTUnwrap(hits.first { $0["file"] as? String == record["file"] as? String })
+      let codes = try XCTUnwrap(hit["barcodes"] as? [[String: Any]])
+      XCTAssertEqual(
+        codes.map { $0["value"] as? String },
+        (card["barcodes"] as? [[String: Any]])?.map { $0["value"] as? String })
+      if let crop = card["crop"] as? String {
+        XCTAssertEqual(hit["crop"] as? String, Self.out.appendingPathComponent(crop).path)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(hit["crop"] as? String)))
+      }
+    }
+  }
+
 
   /// Finding 14: a password file with a Windows line end is the same password.
   func testPasswordFileWithCRLF() throws {

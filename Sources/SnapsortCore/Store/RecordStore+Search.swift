@@ -15,6 +15,14 @@ public struct SearchHit: Codable, Sendable, Equatable {
   public var currency: String?
   public var tags: [String]
   public var annotations: [String]
+  /// The card's crop, relative to the store's folder (`cards/….jpg`).
+  public var crop: String?
+  public var barcodes: [Code] = []
+
+  public struct Code: Codable, Sendable, Equatable {
+    public var symbology: String
+    public var value: String
+  }
 }
 
 extension RecordStore {
@@ -81,7 +89,7 @@ extension RecordStore {
     }
     if let tag = filter.tag {
       conditions.append("EXISTS (SELECT 1 FROM tags t WHERE t.key = r.key AND t.tag = ?)")
-      arguments += [tag.lowercased()]
+      arguments += [RecordStore.normalizedName(tag)]
     }
     let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     let sql = """
@@ -89,7 +97,10 @@ extension RecordStore {
         r.merchant, r.date, r.total, r.currency,
         (SELECT group_concat(tag, char(31)) FROM (SELECT tag FROM tags WHERE key = r.key ORDER BY tag)) AS tags,
         (SELECT group_concat(text, char(31)) FROM (SELECT text FROM annotations WHERE key = r.key ORDER BY id))
-          AS annotations
+          AS annotations,
+        r.crop,
+        (SELECT group_concat(symbology || char(30) || value, char(31))
+          FROM (SELECT symbology, value FROM barcodes WHERE record_id = r.id ORDER BY position)) AS codes
       FROM records r \(whereClause) ORDER BY r.file
       """
     // A cursor and positional columns: with thousands of matches, per-row name lookups and
@@ -103,7 +114,11 @@ extension RecordStore {
           SearchHit(
             file: row[0], sha256: row[1], kind: row[2], status: row[3], name: row[4], issuer: row[5],
             merchant: row[6], date: row[7], total: row[8], currency: row[9], tags: split(row[10]),
-            annotations: split(row[11])))
+            annotations: split(row[11]), crop: row[12],
+            barcodes: split(row[13]).map { pair in
+              let parts = pair.components(separatedBy: "\u{1E}")
+              return SearchHit.Code(symbology: parts[0], value: parts.dropFirst().joined(separator: "\u{1E}"))
+            }))
       }
       return hits
     }

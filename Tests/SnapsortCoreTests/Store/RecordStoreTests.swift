@@ -201,4 +201,37 @@ final class RecordStoreTests: XCTestCase {
       XCTAssertNoThrow(try SearchFilter(from: good).validate(), good)
     }
   }
+
+  /// Finding 13: an ambiguous name lists its candidates; commas and case of tags and categories.
+  func testAmbiguousFilesCommasAndOneCaseRule() throws {
+    try store.replaceRun(records: [
+      StoreFixtures.card("a/x.jpg", name: "A"), StoreFixtures.card("b/x.jpg", name: "B"),
+    ])
+    XCTAssertThrowsError(try store.tag(file: "x.jpg", tags: ["t"])) { error in
+      XCTAssertEqual("\(error)", "x.jpg is ambiguous: it names a/x.jpg, b/x.jpg; give more of the path")
+    }
+    XCTAssertEqual(try store.tag(file: "a/x.jpg", tags: ["Work"]), ["work"])
+    XCTAssertThrowsError(try store.tag(file: "a/x.jpg", tags: ["a,b"]))
+    XCTAssertEqual(try store.untag(file: "a/x.jpg", tags: ["WORK"]), [])
+    XCTAssertThrowsError(try store.untag(file: "a/x.jpg", tags: ["work"]), "no such tag any more")
+    XCTAssertTrue(try store.saveCategory(name: "Reimbursement", filter: SearchFilter(tag: "Trip")))
+    XCTAssertEqual(try store.categories().map(\.name), ["reimbursement"])
+    XCTAssertEqual(try store.category(named: "REIMBURSEMENT"), SearchFilter(tag: "trip"))
+    try store.removeCategory(name: "Reimbursement")
+    XCTAssertEqual(try store.categories().count, 0)
+    XCTAssertThrowsError(try store.removeCategory(name: "reimbursement"))
+  }
+
+  /// Finding 15: notes are listed and removed by number; a record is shown with its labels.
+  func testNotesListRemoveAndShow() throws {
+    XCTAssertEqual(try store.annotate(file: "r3.jpg", text: "quokka"), ["quokka"])
+    XCTAssertEqual(try store.annotate(file: "r3.jpg", text: "wombat"), ["quokka", "wombat"])
+    XCTAssertEqual(try store.removeNote(file: "r3.jpg", number: 1), ["wombat"])
+    XCTAssertThrowsError(try store.removeNote(file: "r3.jpg", number: 2))
+    XCTAssertEqual(try store.notes(file: "r3.jpg"), ["wombat"])
+    XCTAssertEqual(try files("quokka"), [])
+    let entry = try store.entry(file: "r3.jpg")
+    XCTAssertTrue(entry.record.file.hasSuffix("r3.jpg"))
+    XCTAssertEqual(entry.notes, ["wombat"])
+  }
 }
