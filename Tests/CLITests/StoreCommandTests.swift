@@ -238,6 +238,24 @@ final class StoreCommandTests: XCTestCase {
     }
   }
 
+  /// Finding 3: only cards are exported as cards; what is left out is listed with the reason.
+  func testExportsTakeOnlyConfidentCardsAndListTheRest() throws {
+    let zipURL = Self.directory.appendingPathComponent("strict.zip")
+    let strict = try snapsort(["export", "catima", "-o", zipURL.path, "--min-kind-confidence", "1.01"])
+    XCTAssertEqual(strict.status, 0, strict.stderr)
+    let classified = try records().filter {
+      $0["kind"] as? String == "card" && ($0["classification"] as? [String: Any]) != nil
+        && (($0["card"] as? [String: Any])?["barcodes"] as? [Any])?.isEmpty == false
+    }
+    for record in classified {
+      XCTAssertTrue(
+        strict.stderr.contains("skipped: \(record["file"] as! String) (a card only at confidence"),
+        strict.stderr)
+    }
+    XCTAssertTrue(strict.stderr.contains("2 receipts and error records"), strict.stderr)
+    let all = try snapsort(["export", "catima", "-o", zipURL.path])
+    XCTAssertTrue(all.stderr.contains("cards to export; skipped"), all.stderr)
+  }
 
   /// Finding 14: a password file with a Windows line end is the same password.
   func testPasswordFileWithCRLF() throws {
