@@ -130,7 +130,8 @@ public final class RecordStore {
     // Where each photo was read from, so the report can be written again (after `tag`,
     // `annotate` or `snapsort report`) with the originals linked.
     migrator.registerMigration("v3-sources") { db in
-      try db.execute(sql: "CREATE TABLE record_sources (file TEXT PRIMARY KEY, path TEXT NOT NULL)")
+      try db.execute(
+        sql: "CREATE TABLE IF NOT EXISTS record_sources (file TEXT PRIMARY KEY, path TEXT NOT NULL)")
     }
     return migrator
   }
