@@ -11,15 +11,19 @@ struct CategoryCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "category",
     abstract: "Saved searches: a name for a set of filters (`snapsort search --category NAME`).",
-    subcommands: [Add.self, List.self])
+    subcommands: [Add.self, List.self, Remove.self])
 
   struct Add: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Save (or replace) a category.")
+    static let configuration = CommandConfiguration(
+      abstract: "Save (or replace) a category.",
+      discussion: "Names are lowercased, as tags are: \"Reimbursement\" is the category reimbursement.")
 
     @Argument(help: "The category's name.")
     var name: String
 
-    @Option(name: .long, help: "Keywords, with the same rules as `snapsort search`.")
+    // Unconditional: the value may begin with `-` (`--query -lidl`).
+    @Option(
+      name: .long, parsing: .unconditional, help: "Keywords, with the same rules as `snapsort search`.")
     var query: String?
 
     @OptionGroup var filters: FilterOptions
@@ -33,7 +37,23 @@ struct CategoryCommand: ParsableCommand {
         throw SnapsortExit.usage
       }
       let store = try store.open()
-      try withStoreErrors { try store.saveCategory(name: name, filter: filter) }
+      let replaced = try withStoreErrors { try store.saveCategory(name: name, filter: filter) }
+      print("\(replaced ? "replaced" : "saved") category \(RecordStore.normalizedName(name))")
+    }
+  }
+
+  struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove a saved category.")
+
+    @Argument(help: "The category's name.")
+    var name: String
+
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+      let store = try store.open()
+      try withStoreErrors { try store.removeCategory(name: name) }
+      print("removed category \(RecordStore.normalizedName(name))")
     }
   }
 

@@ -27,7 +27,10 @@ struct ConfigChoice: ParsableArguments {
 }
 
 /// Finds `pipeline.json` and presets: in the working folder first, then beside the executable
-/// (walking up from `.build/release`, so a built checkout works from anywhere).
+/// (walking up from `.build/release`, so a built checkout works from anywhere), then in an
+/// installed share folder (`../share/snapsort/` from the executable, as `make install` or a
+/// package lays it out), and last the copies compiled into the binary (`BundledConfigs`), so a
+/// `snapsort` copied anywhere keeps the presets its `--help` lists.
 enum ConfigLocator {
   static func defaultConfig() -> URL? {
     find("pipeline.json")
@@ -38,9 +41,15 @@ enum ConfigLocator {
   }
 
   static func presetNames() -> [String] {
-    guard let directory = find("presets") else { return [] }
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    return names.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    var names = Set(
+      BundledConfigs.files.keys.filter { $0.hasPrefix("presets/") }.map {
+        String($0.dropFirst("presets/".count).dropLast(".json".count))
+      })
+    if let directory = find("presets") {
+      let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+      names.formUnion(files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) })
+    }
+    return names.sorted()
   }
 
   /// The config a command names with --config or --preset, else the default pipeline.json;
@@ -80,6 +89,27 @@ enum ConfigLocator {
       candidates.append(directory.appendingPathComponent(relative))
       directory = directory.deletingLastPathComponent()
     }
-    return candidates.first { fileManager.fileExists(atPath: $0.path) }
+    let executableDirectory = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+      .resolvingSymlinksInPath().deletingLastPathComponent()
+    candidates.append(
+      executableDirectory.deletingLastPathComponent().appendingPathComponent("share/snapsort")
+        .appendingPathComponent(relative))
+    return candidates.first { fileManager.fileExists(atPath: $0.path) } ?? bundled(relative)
+  }
+
+  /// A compiled-in config written to a file (the pipeline loads configs from files): under the
+  /// temporary folder, named by version, written atomically so concurrent runs agree.
+  private static func bundled(_ relative: String) -> URL? {
+    guard let text = BundledConfigs.files[relative] else { return nil }
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("snapsort-\(SnapsortVersion.current)-\(getuid())")
+      .appendingPathComponent(relative)
+    if (try? String(contentsOf: url, encoding: .utf8)) == text { return url }
+    do {
+      try AtomicFile.write(Data(text.utf8), to: url)
+      return url
+    } catch {
+      return nil
+    }
   }
 }

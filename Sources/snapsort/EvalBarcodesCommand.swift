@@ -60,6 +60,13 @@ struct EvalBarcodesCommand: ParsableCommand {
       Terminal.error(error.description)
       throw SnapsortExit.usage
     }
+    // Zeros over nothing measured would read as a result.
+    if report.total.images == 0 {
+      Terminal.error(
+        "no labelled images under \(dir): expected \(dir)/<folder>/<stem>.<image> with the code's text in <stem>.txt"
+      )
+      throw SnapsortExit.someFailed
+    }
     print(report.markdown(title: "Barcodes: \(dir)"), terminator: "")
     if listMissed { print(report.missedListing) }
   }

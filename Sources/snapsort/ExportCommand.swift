@@ -18,22 +18,26 @@ struct ExportCommand: ParsableCommand {
       commandName: "catima",
       abstract: "Write a Catima backup (v2 zip: catima.csv and card_<id>_front.png), importable in Catima.",
       discussion: """
-        Card records with a barcode are exported (payment cards never are); the issuer's name, \
-        else the suggested name, becomes the store; tags become groups.
+        Only cards are exported: ok records of kind card (with the classify stage's confidence \
+        at least --min-kind-confidence) holding a barcode; payment cards never are. The others \
+        are listed on stderr with the reason. The issuer's name, else the suggested name, \
+        becomes the store; tags become groups.
         """)
 
     @OptionGroup var store: StoreOptions
 
-    @Option(name: [.short, .customLong("output")], help: "The zip file to write.")
-    var output: String
+    @OptionGroup var destination: OutputFile
+
+    @Option(name: .customLong("min-kind-confidence"), help: kindConfidenceHelp)
+    var minKindConfidence: Double = ExportSelection.defaultMinimumKindConfidence
 
     func run() throws {
       let store = try store.open()
-      let export = try CatimaExport(store: store)
+      let selection = try selectCards(store: store, minimumKindConfidence: minKindConfidence)
+      let export = try CatimaExport(selection: selection)
       let data = try export.zip(cropsRoot: store.url.deletingLastPathComponent())
-      try writeOutput(data, to: output)
-      for (file, reason) in export.skipped { Terminal.info("not exported: \(file) (\(reason))") }
-      Terminal.info("\(export.cards.count) cards → \(output)")
+      try writeOutput(data, to: destination.path)
+      Terminal.info("\(export.cards.count) cards → \(destination.path)")
     }
   }
 
@@ -41,16 +45,21 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "cardsnap",
       abstract: "Write an encrypted Card Snap backup (AES-256-GCM, key from PBKDF2-HMAC-SHA256).",
-      discussion:
-        "The password is the first line of --password-file; check the result with `snapsort verify-backup`.")
+      discussion: """
+        Only cards are exported, as with `export catima`; the others are listed on stderr with \
+        the reason. The password is the first line of --password-file (its line end, LF or \
+        CRLF, dropped); check the result with `snapsort verify-backup`.
+        """)
 
     @OptionGroup var store: StoreOptions
 
     @Option(name: .customLong("password-file"), help: "A file whose first line is the password.")
     var passwordFile: String
 
-    @Option(name: [.short, .customLong("output")], help: "The backup file to write.")
-    var output: String
+    @OptionGroup var destination: OutputFile
+
+    @Option(name: .customLong("min-kind-confidence"), help: kindConfidenceHelp)
+    var minKindConfidence: Double = ExportSelection.defaultMinimumKindConfidence
 
     @Option(name: .long, help: "PBKDF2 iterations (at least 150000).")
     var iterations: Int = CardSnapBackup.defaultIterations
@@ -64,11 +73,12 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
       let password = try readPassword(passwordFile)
       let store = try store.open()
+      let selection = try selectCards(store: store, minimumKindConfidence: minKindConfidence)
       let contents = try CardSnapBackup.contents(
-        of: store, catalog: try IssuerCatalog.bundled(), cropsRoot: store.url.deletingLastPathComponent())
+        of: selection, catalog: try IssuerCatalog.bundled(), cropsRoot: store.url.deletingLastPathComponent())
       let data = try CardSnapBackup.seal(contents, password: password, iterations: iterations)
-      try writeOutput(data, to: output)
-      Terminal.info("\(contents.cards.count) cards, \(contents.stores.count) stores → \(output)")
+      try writeOutput(data, to: destination.path)
+      Terminal.info("\(contents.cards.count) cards, \(contents.stores.count) stores → \(destination.path)")
     }
   }
 }
@@ -102,15 +112,49 @@ struct VerifyBackupCommand: ParsableCommand {
   }
 }
 
+let kindConfidenceHelp = ArgumentHelp(
+  "Export a card only when the classify stage was at least this sure it is a card (records without a classify stage count as sure)."
+)
+
+/// Selects the cards to export and lists what is left out, on stderr.
+func selectCards(store: RecordStore, minimumKindConfidence: Double) throws -> ExportSelection {
+  let selection = try ExportSelection(store: store, minimumKindConfidence: minimumKindConfidence)
+  for (file, reason) in selection.skipped { Terminal.info("skipped: \(file) (\(reason))") }
+  if !selection.skipped.isEmpty || selection.notCards > 0 {
+    Terminal.info(
+      "\(selection.cards.count) cards to export; skipped \(selection.skipped.count) card records, "
+        + "\(selection.notCards) receipts and error records")
+  }
+  return selection
+}
+
+/// `-o/--out FILE`, the name every command uses for what it writes; `--output` (the old
+/// spelling) still works, hidden.
+struct OutputFile: ParsableArguments {
+  @Option(name: [.short, .long], help: "The file to write.")
+  var out: String?
+
+  @Option(name: .customLong("output"), help: .hidden)
+  var output: String?
+
+  var path: String { out ?? output ?? "" }
+
+  func validate() throws {
+    if out != nil && output != nil { throw ValidationError("--out and --output name two files; give one.") }
+    if out == nil && output == nil { throw ValidationError("Missing expected argument '--out <out>'") }
+  }
+}
+
 /// The first line of a password file, without its line end.
 func readPassword(_ path: String) throws -> String {
   guard let data = FileManager.default.contents(atPath: path) else {
     Terminal.error("cannot read the password file \(path)")
     throw SnapsortExit.usage
   }
-  let line =
-    String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first
-    .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\r")) } ?? ""
+  // "\r\n" is one Character in Swift, so splitting at "\n" alone would keep a CRLF file's line
+  // end in the password (and report a wrong password): end the line at LF, CRLF or CR.
+  let text = String(decoding: data, as: UTF8.self)
+  let line = String(text.prefix { $0 != "\n" && $0 != "\r\n" && $0 != "\r" })
   if line.isEmpty {
     Terminal.error("the password file \(path) is empty")
     throw SnapsortExit.usage

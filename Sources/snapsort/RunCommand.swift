@@ -73,11 +73,17 @@ struct RunCommand: ParsableCommand {
       Terminal.error("config error in \(configURL.path): \(error)")
       throw SnapsortExit.usage
     }
+    // A missing input is a usage error found before anything is created: no empty --out.
+    for path in paths where !FileManager.default.fileExists(atPath: path) {
+      Terminal.error("no such file or folder: \(path)")
+      throw SnapsortExit.usage
+    }
     try Self.prepareOutput(outputURL)
     let selection = try shardSelection()
     if let selection, !quiet { Terminal.info("shard \(selection)") }
 
-    let interrupt = InterruptFlag.install()
+    // A second Ctrl-C quits at once, but still leaves records.jsonl with what is done.
+    let interrupt = InterruptFlag.install(onSecond: { Self.writeFinished(in: outputURL) })
     let progress = ProgressReporter(enabled: !quiet)
     let job = RunJob(
       inputs: paths.map { URL(fileURLWithPath: $0) }, config: pipeline, configName: configURL.path,
@@ -95,7 +101,7 @@ struct RunCommand: ParsableCommand {
       Terminal.error(error.description)
       throw SnapsortExit.outputNotWritable
     } catch {
-      Terminal.error("internal error, please report it: \(error)")
+      Terminal.error("internal error, please report it: \(Terminal.describe(error))")
       throw SnapsortExit.internalError
     }
     progress.finish()
@@ -111,6 +117,42 @@ struct RunCommand: ParsableCommand {
     if counts.error > 0 { throw SnapsortExit.someFailed }
   }
 
+  /// Why a folder cannot be made, as a sentence: the usual cause, a file where a folder of the
+  /// path should be, named.
+  static func why(_ error: any Error, creating folder: URL) -> String {
+    var isDirectory: ObjCBool = false
+    var ancestor = folder.standardizedFileURL
+    while ancestor.path != "/" {
+      if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
+        if !isDirectory.boolValue { return "\(ancestor.path) is a file, not a folder" }
+        break
+      }
+      ancestor.deleteLastPathComponent()
+    }
+    if !FileManager.default.isWritableFile(atPath: ancestor.path) {
+      return "\(ancestor.path) is not writable"
+    }
+    return Terminal.describe(error, path: folder.path)
+  }
+
+  /// On a second Ctrl-C: `records.jsonl` from the journal of the photos finished so far (the
+  /// journal stays, so a rerun resumes from it).
+  static func writeFinished(in outputURL: URL) {
+    var byFile: [String: Record] = [:]
+    if let data = try? Data(contentsOf: RecordJournal.url(in: outputURL)) {
+      // A line torn by a worker still writing is the last one and does not decode.
+      for line in data.split(separator: UInt8(ascii: "\n")) {
+        if let record = try? RecordCoding.decode(Data(line)) { byFile[record.file] = record }
+      }
+    }
+    do {
+      let url = try RunOutputs.writeRecords(Array(byFile.values), to: outputURL)
+      Terminal.info("interrupted again: \(byFile.count) finished records written to \(url.path)")
+    } catch {
+      Terminal.error("interrupted again: records.jsonl not written: \(Terminal.describe(error))")
+    }
+  }
+
   private func resolveConfig() throws -> URL {
     try configChoice.resolve()
   }
@@ -119,10 +161,10 @@ struct RunCommand: ParsableCommand {
     do {
       try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
       guard FileManager.default.isWritableFile(atPath: url.path) else {
-        throw InputError("not writable")
+        throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path])
       }
     } catch {
-      Terminal.error("cannot write to the output folder \(url.path): \(error)")
+      Terminal.error("cannot write to the output folder \(url.path): \(Self.why(error, creating: url))")
       throw SnapsortExit.outputNotWritable
     }
   }

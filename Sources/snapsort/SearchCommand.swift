@@ -12,22 +12,33 @@ struct SearchCommand: ParsableCommand {
     commandName: "search",
     abstract: "Search the store: OCR text, names, merchants, issuers, items, barcodes, tags and annotations.",
     discussion: """
-      Keywords match case-insensitively anywhere in a record's text. Keywords separated by \
+      Keywords match case- and accent-insensitively anywhere in a record's text ("zabka" finds \
+      Żabka, "norrebro" finds Nørrebro; --merchant and --issuer fold the same way). Keywords separated by \
       whitespace, punctuation, + or "and" must all appear; "or" separates alternatives (AND binds \
       tighter: "a b or c" is (a and b) or c); "-" or "not" before a keyword means it must not \
       appear. A query of only whitespace and punctuation matches every record, so the filters \
       alone select.
       """)
 
-  @Argument(help: "Keywords, e.g. \"coffee or tea -decaf\".")
-  var query: String = ""
+  /// Every word that is not an option, so a query may begin with `-` (`search -lidl`, the
+  /// exclusion syntax itself); a word starting with `--` that names no option is still an error.
+  @Argument(
+    parsing: .allUnrecognized,
+    help: ArgumentHelp(
+      "Keywords, e.g. \"coffee or tea -decaf\" (may begin with -: \"-lidl\").", valueName: "query"))
+  var words: [String] = []
+
+  var query: String { words.joined(separator: " ") }
 
   @OptionGroup var filters: FilterOptions
 
   @Option(name: .long, help: "Also apply this saved category's filters (see `snapsort category list`).")
   var category: String?
 
-  @Flag(name: .long, help: "Print the matches as a JSON array instead of a table.")
+  @Flag(
+    name: .long,
+    help: "Print the matches as a JSON array instead of a table (with barcodes and the crop's absolute path)."
+  )
   var json = false
 
   @OptionGroup var store: StoreOptions
@@ -35,6 +46,12 @@ struct SearchCommand: ParsableCommand {
   /// For the benchmark: how long the query took inside the process, on stderr.
   @Flag(name: .long, help: .hidden)
   var time = false
+
+  func validate() throws {
+    if let unknown = words.first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
+      throw ValidationError("Unknown option '\(unknown)'. (A keyword to exclude takes one -: \"-word\".)")
+    }
+  }
 
   func run() throws {
     let store = try store.open()
@@ -51,6 +68,13 @@ struct SearchCommand: ParsableCommand {
       Terminal.info(String(format: "search took %.2f ms (%.2f ms CPU)", ms, cpu))
     }
     if json {
+      // Crops as absolute paths: the JSON is read from anywhere.
+      let folder = store.url.deletingLastPathComponent()
+      let hits = hits.map { hit in
+        var hit = hit
+        hit.crop = hit.crop.map { folder.appendingPathComponent($0).path }
+        return hit
+      }
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       print(String(decoding: try encoder.encode(hits), as: UTF8.self))

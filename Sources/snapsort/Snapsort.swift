@@ -13,8 +13,9 @@ struct Snapsort: ParsableCommand {
     version: SnapsortVersionString.value,
     subcommands: [
       RunCommand.self, CheckCommand.self, MergeCommand.self, ListStagesCommand.self, TrainIssuersCommand.self,
-      EvalIssuersCommand.self, IssuersCommand.self, SearchCommand.self, TagCommand.self, AnnotateCommand.self,
-      CategoryCommand.self, StatsCommand.self, ExportCommand.self, VerifyBackupCommand.self,
+      EvalIssuersCommand.self, IssuersCommand.self, SearchCommand.self, ShowCommand.self, TagCommand.self,
+      AnnotateCommand.self, CategoryCommand.self, ReportCommand.self, StatsCommand.self, ExportCommand.self,
+      VerifyBackupCommand.self,
       RewarpCommand.self,
       EvalBarcodesCommand.self,
     ],

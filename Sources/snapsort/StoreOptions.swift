@@ -10,14 +10,30 @@ import SnapsortTools
 /// `--db`, which every command that reads a store takes.
 struct StoreOptions: ParsableArguments {
   @Option(
-    name: .long, help: "The store to read (written by every run into its output folder).", completion: .file()
+    name: .long,
+    help: ArgumentHelp(
+      "The store: a run's output folder or its \(RecordStore.fileName) (every run writes one there).",
+      valueName: "out"),
+    completion: .file()
   )
-  var db: String = "out/\(RecordStore.fileName)"
+  var db: String = "out"
+
+  /// The store's file: `--db` itself, or `snapsort.sqlite` inside it when it names a folder.
+  var url: URL {
+    var isDirectory: ObjCBool = false
+    let given = URL(fileURLWithPath: db)
+    if (FileManager.default.fileExists(atPath: db, isDirectory: &isDirectory) && isDirectory.boolValue)
+      || db.hasSuffix("/")
+    {
+      return given.appendingPathComponent(RecordStore.fileName)
+    }
+    return given
+  }
 
   /// Opens the store, or exits 2 with a message naming the missing file.
   func open() throws -> RecordStore {
     do {
-      return try RecordStore(url: URL(fileURLWithPath: db))
+      return try RecordStore(url: url)
     } catch let error as InputError {
       Terminal.error(error.description)
       throw SnapsortExit.usage
@@ -75,5 +91,20 @@ func withStoreErrors<T>(_ body: () throws -> T) throws -> T {
   } catch let error as InputError {
     Terminal.error(error.description)
     throw SnapsortExit.usage
+  }
+}
+
+/// After a command changed the store (tags, notes): `report.html` beside it is written again, so
+/// the report never shows what the store no longer holds. Nothing happens without a report.
+func refreshReport(of store: RecordStore) {
+  let folder = store.url.deletingLastPathComponent()
+  guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(HTMLReport.fileName).path) else {
+    return
+  }
+  do {
+    try HTMLReport.rewrite(in: folder, store: store)
+  } catch {
+    Terminal.error(
+      "the store changed but \(HTMLReport.fileName) was not updated: \(Terminal.describe(error))")
   }
 }

@@ -20,6 +20,42 @@ enum Terminal {
   static func info(_ message: String) {
     FileHandle.standardError.write(Data("snapsort: \(message)\n".utf8))
   }
+
+  /// An error as a sentence a person can act on: Foundation's file errors (`NSCocoaErrorDomain
+  /// Code=512 "(null)"`) become what went wrong with which path; other errors keep their text.
+  static func describe(_ error: any Error, path: String? = nil) -> String {
+    if let input = error as? InputError { return input.description }
+    let nsError = error as NSError
+    guard nsError.domain == NSCocoaErrorDomain || nsError.domain == NSPOSIXErrorDomain else {
+      return "\(error)"
+    }
+    let subject =
+      path ?? (nsError.userInfo[NSFilePathErrorKey] as? String)
+      ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path ?? "the file"
+    let posix = (nsError.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap {
+      $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil
+    }
+    if nsError.domain == NSPOSIXErrorDomain || posix != nil {
+      let code = posix ?? Int32(nsError.code)
+      return "\(subject): \(String(cString: strerror(code)).lowercased())"
+    }
+    switch CocoaError.Code(rawValue: nsError.code) {
+    case .fileNoSuchFile, .fileReadNoSuchFile:
+      return "\(subject) does not exist"
+    case .fileReadNoPermission, .fileWriteNoPermission:
+      return "\(subject): permission denied"
+    case .fileWriteOutOfSpace:
+      return "\(subject): no space left on the device"
+    case .fileWriteFileExists:
+      return "\(subject) already exists"
+    case .fileReadCorruptFile, .fileReadInapplicableStringEncoding:
+      return "\(subject) cannot be read (not the expected format)"
+    case .fileReadUnknown:
+      return "\(subject) cannot be read"
+    default:
+      return "\(subject) cannot be written (is a parent folder a file, or read-only?)"
+    }
+  }
 }
 
 /// Set by SIGINT/SIGTERM: the runner starts no new photo, finishes those in flight and writes.
@@ -31,7 +67,8 @@ final class InterruptFlag: @unchecked Sendable {
 
   var isSet: Bool { lock.withLock { value } }
 
-  static func install() -> InterruptFlag {
+  /// - Parameter onSecond: runs on a second signal, before the process exits 130.
+  static func install(onSecond: @escaping @Sendable () -> Void = {}) -> InterruptFlag {
     let flag = InterruptFlag()
     for sig in [SIGINT, SIGTERM] {
       signal(sig, SIG_IGN)
@@ -46,6 +83,7 @@ final class InterruptFlag: @unchecked Sendable {
           Terminal.info(
             "interrupted: finishing the photos in flight, then writing what is done (again to quit now)")
         } else {
+          onSecond()
           exit(130)
         }
       }

@@ -78,7 +78,7 @@ final class StoreCommandTests: XCTestCase {
     let minus = try snapsort(["search", "bad -corrupt"])
     XCTAssertTrue(
       minus.stdout.contains("bad-truncated.jpg") && !minus.stdout.contains("bad-corrupt.png"), minus.stdout)
-    XCTAssertEqual(try snapsort(["search", "x", "--from", "March"]).status, 64, "bad date: usage error")
+    XCTAssertEqual(try snapsort(["search", "x", "--from", "March"]).status, 2, "bad date: usage error")
   }
 
   func testMissingStoreIsAClearError() throws {
@@ -162,7 +162,112 @@ final class StoreCommandTests: XCTestCase {
     XCTAssertEqual(
       try snapsort([
         "export", "cardsnap", "--password-file", password.path, "-o", backup.path, "--iterations", "1000",
-      ]).status, 64)
+      ]).status, 2)
+  }
+
+  // MARK: - Issue #22
+
+  /// Finding 7: a query may begin with `-`, the README's own exclusion syntax; options work.
+  func testQueryMayBeginWithAMinus() throws {
+    let withoutLidl = try snapsort(["search", "-lidl", "--json"])
+    XCTAssertEqual(withoutLidl.status, 0, withoutLidl.stderr)
+    let withLidl = try snapsort(["search", "lidl", "--json"])
+    let count = { (result: CLI.Result) in
+      ((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [Any])?.count ?? -1
+    }
+    XCTAssertEqual(count(withoutLidl) + count(withLidl), 7, withoutLidl.stdout)
+    let notCorrupt = try snapsort(["search", "-corrupt", "--kind", "unknown"])
+    XCTAssertEqual(notCorrupt.status, 0, notCorrupt.stderr)
+    XCTAssertFalse(notCorrupt.stdout.contains("bad-corrupt.png"), notCorrupt.stdout)
+    let json = try snapsort(["search", "-corrupt", "-truncated", "--json"])
+    let hits = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+    XCTAssertEqual(hits.count, 5)
+    XCTAssertEqual(try snapsort(["search", "bad", "or", "nothing"]).status, 0, "several words are one query")
+    XCTAssertEqual(
+      try snapsort(["category", "add", "nocorrupt", "--query", "-corrupt"]).stdout,
+      "saved category nocorrupt\n")
+  }
+
+  /// Finding 8: issuers and keywords typed as the ISSUER column shows them, or without accents.
+  func testAccentsAndCaseFoldTheSameEverywhere() throws {
+    for typed in ["Żabka", "zabka", "ŻABKA"] {
+      let issuer = try snapsort(["search", "", "--issuer", typed])
+      XCTAssertTrue(issuer.stdout.contains("cards-card-01-wood.jpg"), "--issuer \(typed): \(issuer.stdout)")
+      XCTAssertTrue(issuer.stdout.hasSuffix("1 match\n"), issuer.stdout)
+      XCTAssertTrue(try snapsort(["search", typed]).stdout.contains("cards-card-01-wood.jpg"), typed)
+    }
+    for typed in ["Åhléns", "ahlens", "AHLENS"] {
+      let issuer = try snapsort(["search", "", "--issuer", typed])
+      XCTAssertTrue(
+        issuer.stdout.contains("screenshots-screenshot-01-light.png"), "--issuer \(typed): \(issuer.stdout)")
+      XCTAssertTrue(
+        try snapsort(["search", typed]).stdout.contains("screenshots-screenshot-01-light.png"), typed)
+    }
+  }
+
+  /// Finding 9: dates that do not exist are refused, by search and by saved categories.
+  func testOnlyRealDates() throws {
+    for date in ["2018-13", "2018-02-30", "2018-99", "2019-02-29"] {
+      let search = try snapsort(["search", "x", "--from", date])
+      XCTAssertEqual(search.status, 2, date)
+      XCTAssertTrue(search.stderr.contains("expected a real date"), search.stderr)
+      XCTAssertEqual(try snapsort(["category", "add", "c", "--from", date]).status, 2, date)
+    }
+    XCTAssertEqual(try snapsort(["search", "x", "--from", "2020-02-29", "--to", "2024-12"]).status, 0)
+  }
+
+  /// Finding 15: `search --json` carries each record's barcodes and its crop's path.
+  func testSearchJSONHasBarcodesAndCrop() throws {
+    let result = try snapsort(["search", "", "--kind", "card", "--json"])
+    let hits = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    let withCodes = try records().filter {
+      (($0["card"] as? [String: Any])?["barcodes"] as? [Any])?.isEmpty == false
+    }
+    XCTAssertGreaterThan(withCodes.count, 0)
+    for record in withCodes {
+      let card = try XCTUnwrap(record["card"] as? [String: Any])
+      let hit = try XCTUnwrap(hits.first { $0["file"] as? String == record["file"] as? String })
+      let codes = try XCTUnwrap(hit["barcodes"] as? [[String: Any]])
+      XCTAssertEqual(
+        codes.map { $0["value"] as? String },
+        (card["barcodes"] as? [[String: Any]])?.map { $0["value"] as? String })
+      if let crop = card["crop"] as? String {
+        XCTAssertEqual(hit["crop"] as? String, Self.out.appendingPathComponent(crop).path)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(hit["crop"] as? String)))
+      }
+    }
+  }
+
+  /// Finding 3: only cards are exported as cards; what is left out is listed with the reason.
+  func testExportsTakeOnlyConfidentCardsAndListTheRest() throws {
+    let zipURL = Self.directory.appendingPathComponent("strict.zip")
+    let strict = try snapsort(["export", "catima", "-o", zipURL.path, "--min-kind-confidence", "1.01"])
+    XCTAssertEqual(strict.status, 0, strict.stderr)
+    let classified = try records().filter {
+      $0["kind"] as? String == "card" && ($0["classification"] as? [String: Any]) != nil
+        && (($0["card"] as? [String: Any])?["barcodes"] as? [Any])?.isEmpty == false
+    }
+    for record in classified {
+      XCTAssertTrue(
+        strict.stderr.contains("skipped: \(record["file"] as! String) (a card only at confidence"),
+        strict.stderr)
+    }
+    XCTAssertTrue(strict.stderr.contains("2 receipts and error records"), strict.stderr)
+    let all = try snapsort(["export", "catima", "-o", zipURL.path])
+    XCTAssertTrue(all.stderr.contains("cards to export; skipped"), all.stderr)
+  }
+
+  /// Finding 14: a password file with a Windows line end is the same password.
+  func testPasswordFileWithCRLF() throws {
+    let unix = Self.directory.appendingPathComponent("password-lf")
+    try Data("s3cret pass\n".utf8).write(to: unix)
+    let windows = Self.directory.appendingPathComponent("password-crlf")
+    try Data("s3cret pass\r\n".utf8).write(to: windows)
+    let backup = Self.directory.appendingPathComponent("crlf-backup.zip")
+    XCTAssertEqual(
+      try snapsort(["export", "cardsnap", "--password-file", windows.path, "-o", backup.path]).status, 0)
+    let verified = try CLI.run(["verify-backup", backup.path, "--password-file", unix.path])
+    XCTAssertEqual(verified.status, 0, verified.stderr)
   }
 
   // MARK: - The report in a real browser

@@ -89,19 +89,23 @@ public enum CardSnapBackup {
 
   // MARK: - Building
 
-  /// The plaintext contents for the cards in `store` (ok card records with a barcode, payment
-  /// cards excluded).
+  /// The plaintext contents for the cards in `store` (the records `ExportSelection` takes: ok
+  /// card records, confidently cards, with a barcode, payment cards excluded).
   public static func contents(
     of store: RecordStore, catalog: IssuerCatalog, cropsRoot: URL
+  ) throws -> Contents {
+    try contents(of: ExportSelection(store: store), catalog: catalog, cropsRoot: cropsRoot)
+  }
+
+  public static func contents(
+    of selection: ExportSelection, catalog: IssuerCatalog, cropsRoot: URL
   ) throws -> Contents {
     let iso = ISO8601DateFormatter()
     var cards: [LoyaltyCard] = []
     var images: [String: Data] = [:]
     var storeIDs = Set<String>()
-    for (record, tags, created, updated) in try store.allRecords()
-    where record.kind == .card && record.status == .ok {
-      guard let card = record.card, card.payment == nil, let code = card.barcodes?.first, !code.value.isEmpty
-      else { continue }
+    for (record, tags, created, updated) in selection.cards {
+      guard let card = record.card, let code = card.barcodes?.first else { continue }
       let id = cardID(record.sha256.isEmpty ? record.file : record.sha256)
       var imagePath: String?
       if let crop = card.crop, let data = try? Data(contentsOf: cropsRoot.appendingPathComponent(crop)) {

@@ -14,8 +14,8 @@ import SnapsortStages
 /// empty (Catima then picks its default); `barcodeid` is empty because the card id is the
 /// barcode's value.
 ///
-/// Exported: ok card records with at least one barcode (Catima requires a card id) that are not
-/// payment cards (their numbers never leave snapsort). Tags become groups.
+/// Exported: the records `ExportSelection` takes (ok card records, confidently cards, with a
+/// barcode, which Catima requires as the card id, and not payment cards). Tags become groups.
 public struct CatimaExport {
   public struct Card: Equatable, Sendable {
     public var id: Int
@@ -39,18 +39,18 @@ public struct CatimaExport {
     "barcodeencoding", "headercolor", "starstatus", "lastused", "archive",
   ]
 
-  public init(store: RecordStore) throws {
-    for (record, tags, createdAt, _) in try store.allRecords()
-    where record.kind == .card && record.status == .ok {
-      guard let card = record.card else { continue }
-      if card.payment != nil {
-        skipped.append((record.file, "a payment card"))
-        continue
-      }
-      guard let code = card.barcodes?.first, !code.value.isEmpty else {
-        skipped.append((record.file, "no barcode"))
-        continue
-      }
+  public init(
+    store: RecordStore, minimumKindConfidence: Double = ExportSelection.defaultMinimumKindConfidence
+  )
+    throws
+  {
+    try self.init(selection: ExportSelection(store: store, minimumKindConfidence: minimumKindConfidence))
+  }
+
+  public init(selection: ExportSelection) throws {
+    skipped = selection.skipped
+    for (record, tags, createdAt, _) in selection.cards {
+      guard let card = record.card, let code = card.barcodes?.first else { continue }
       let name = [card.issuer?.name, card.name?.suggested].compactMap { $0 }.first { !$0.isEmpty }
       cards.append(
         Card(

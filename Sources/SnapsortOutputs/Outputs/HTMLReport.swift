@@ -1,4 +1,5 @@
 import Foundation
+import SnapsortCore
 import SnapsortNative
 import SnapsortStages
 
@@ -8,8 +9,10 @@ import SnapsortStages
 /// entry's text), and one entry per record: the photo with its detected quad drawn over it,
 /// the crop, colour swatches, barcodes drawn as bars where the symbology allows (as text
 /// otherwise), name and issuer with confidence, a receipt's items and checks, an error's
-/// message. Images are relative links (`cards/…` and the photo itself); CSS and JS are inline.
-/// Every string from a record goes through `HTMLText.escape`.
+/// message, the record's tags and notes from the store. Crops are relative links (`cards/…`,
+/// inside the output folder); the photo itself is linked by its absolute `file://` URL, so the
+/// report keeps its photos when the output folder moves. CSS and JS are inline. Every string
+/// from a record goes through `HTMLText.escape`.
 public struct HTMLReport {
   public static let fileName = "report.html"
 
@@ -17,12 +20,31 @@ public struct HTMLReport {
   let summary: RunSummary
   let outputDirectory: URL
   let sources: [String: URL]
+  /// Tags and notes by record file, from the store.
+  let labels: [String: (tags: [String], notes: [String])]
 
-  public init(records: [Record], summary: RunSummary, outputDirectory: URL, sources: [String: URL] = [:]) {
+  public init(
+    records: [Record], summary: RunSummary, outputDirectory: URL, sources: [String: URL] = [:],
+    labels: [String: (tags: [String], notes: [String])] = [:]
+  ) {
     self.records = records
     self.summary = summary
     self.outputDirectory = outputDirectory
     self.sources = sources
+    self.labels = labels
+  }
+
+  /// Writes `report.html` into `outputDirectory` from the records, with the photos, tags and
+  /// notes the store holds: a run ends here, and so does every command that changes the store.
+  public static func write(
+    records: [Record], summary: RunSummary, store: RecordStore, to outputDirectory: URL
+  )
+    throws
+  {
+    let report = HTMLReport(
+      records: records.sorted { $0.file < $1.file }, summary: summary, outputDirectory: outputDirectory,
+      sources: try store.sources(), labels: try store.labels())
+    try AtomicFile.write(Data(report.render().utf8), to: outputDirectory.appendingPathComponent(fileName))
   }
 
   public func render() -> String {
@@ -57,6 +79,26 @@ public struct HTMLReport {
       """
   }
 
+  /// Writes `report.html` again in a run's output folder from what the folder holds:
+  /// `records.jsonl`, `run.json` and the store (photos, tags, notes). `snapsort report` and every
+  /// command that changes the store end here.
+  ///
+  /// - Throws: `InputError` when the folder holds no run.
+  public static func rewrite(in outputDirectory: URL, store: RecordStore) throws {
+    let recordsURL = outputDirectory.appendingPathComponent("records.jsonl")
+    let summaryURL = outputDirectory.appendingPathComponent("run.json")
+    guard FileManager.default.fileExists(atPath: recordsURL.path),
+      FileManager.default.fileExists(atPath: summaryURL.path)
+    else {
+      throw InputError(
+        "\(outputDirectory.path) holds no records.jsonl and run.json: is it the --out folder of a `snapsort run`?"
+      )
+    }
+    let summary = try JSONDecoder().decode(RunSummary.self, from: Data(contentsOf: summaryURL))
+    try write(
+      records: try RecordCoding.readLines(recordsURL), summary: summary, store: store, to: outputDirectory)
+  }
+
   // MARK: - One entry
 
   func entry(_ record: Record) -> String {
@@ -80,6 +122,16 @@ public struct HTMLReport {
     if let notes = record.notes, !notes.isEmpty {
       body += "<p class=\"notes\">\(notes.map(HTMLText.escape).joined(separator: " · "))</p>"
     }
+    if let label = labels[record.file] {
+      if !label.tags.isEmpty {
+        body +=
+          "<p class=\"tags\">"
+          + label.tags.map { "<span class=\"tag\">\(HTMLText.escape($0))</span>" }.joined()
+          + "</p>"
+      }
+      for note in label.notes { body += "<p class=\"annotation\">\(HTMLText.escape(note))</p>" }
+      searchable += label.tags + label.notes
+    }
     return """
       <article class="entry \(status)" data-text="\(HTMLText.escape(searchable.joined(separator: " ")))">
       <h2><span class="badge">\(status)</span> \(HTMLText.escape(record.file))</h2>
@@ -92,7 +144,8 @@ public struct HTMLReport {
   func photoHTML(_ record: Record) -> String {
     guard let image = record.image, image.width > 0, image.height > 0 else { return "" }
     var photo = ""
-    if let source = sources[record.file], let href = Self.relativePath(from: outputDirectory, to: source) {
+    if let source = sources[record.file] {
+      let href = source.standardizedFileURL.absoluteString
       photo = "<img class=\"thumb\" src=\"\(HTMLText.escape(href))\" alt=\"photo\" loading=\"lazy\">"
     }
     var overlay = ""
@@ -193,18 +246,15 @@ public struct HTMLReport {
 
   static func percent(_ value: Double) -> String { "\(Int((value * 100).rounded())) %" }
 
-  /// `to` relative to the folder `from`, `/`-separated and percent-encoded for an `href`.
-  static func relativePath(from directory: URL, to file: URL) -> String? {
-    let base = directory.standardizedFileURL.resolvingSymlinksInPath().pathComponents
-    let target = file.standardizedFileURL.resolvingSymlinksInPath().pathComponents
-    var common = 0
-    while common < min(base.count, target.count) && base[common] == target[common] { common += 1 }
-    let parts = Array(repeating: "..", count: base.count - common) + target[common...]
-    let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))
-    return parts.map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0 }.joined(separator: "/")
-  }
-
   // MARK: - Inline CSS and JS
+
+  /// `TextFolding`'s spelled letters as a JSON object, for the script.
+  static var foldingTableJSON: String {
+    let table = Dictionary(uniqueKeysWithValues: TextFolding.letters.map { (String($0.key), $0.value) })
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return String(decoding: (try? encoder.encode(table)) ?? Data("{}".utf8), as: UTF8.self)
+  }
 
   static let css = """
     body{font:14px/1.4 system-ui,sans-serif;margin:0;background:#f6f6f4;color:#222}
@@ -229,14 +279,20 @@ public struct HTMLReport {
     .ok{color:#080}.bad{color:#c00}.error,.notes{margin:4px 0}.error{color:#c00}.muted,.notes{color:#777}
     table{border-collapse:collapse;font-size:13px}td,th{border-bottom:1px solid #eee;padding:2px 6px;text-align:left}
     .num{text-align:right;font-variant-numeric:tabular-nums}.hidden{display:none}#none{padding:0 16px}
+    .tags{margin:4px 0}.tag{display:inline-block;background:#e4ecf7;border-radius:3px;padding:0 6px;margin-right:4px;font-size:12px}
+    .annotation{margin:4px 0;font-style:italic}
     """
 
   /// The filter box: the same keyword rules as `snapsort search` (see `SearchQuery`), applied
-  /// to each entry's text.
+  /// to each entry's text, folded as the store folds (`TextFolding.fold`: its table of spelled
+  /// letters, then NFD without marks, lowercased).
   static let script = """
     (function(){
+    var L=\(foldingTableJSON);
+    function fold(s){return s.replace(/[^\\u0000-\\u007f]/g,function(c){return L[c]||c;})
+    .normalize('NFD').replace(/\\p{M}/gu,'').toLowerCase();}
     function parse(q){var clauses=[[]],neg=false,tokens=q.match(/[\\p{L}\\p{N}]+|[-\\u2212]/gu)||[];
-    tokens.forEach(function(t){var w=t.toLowerCase();
+    tokens.forEach(function(t){var w=fold(t);
     if(w==='-'||w==='\\u2212'||w==='not'){neg=true;return;}
     if(w==='and')return;
     if(w==='or'){if(clauses[clauses.length-1].length)clauses.push([]);neg=false;return;}
@@ -245,7 +301,7 @@ public struct HTMLReport {
     function matches(clauses,text){if(!clauses.length)return true;
     return clauses.some(function(c){return c.every(function(t){return text.includes(t.k)!==t.n;});});}
     var box=document.getElementById('filter'),entries=[].slice.call(document.querySelectorAll('.entry'));
-    var texts=entries.map(function(e){return (e.getAttribute('data-text')||'').toLowerCase();});
+    var texts=entries.map(function(e){return fold(e.getAttribute('data-text')||'');});
     function apply(){var c=parse(box.value),shown=0;entries.forEach(function(e,i){var m=matches(c,texts[i]);
     e.classList.toggle('hidden',!m);if(m)shown++;});
     document.getElementById('shown').textContent=shown+' shown';document.getElementById('none').hidden=shown>0;}

@@ -27,10 +27,7 @@ public enum RunOutputs {
   ) throws {
     let store = try RecordStore(
       url: outputDirectory.appendingPathComponent(RecordStore.fileName), create: true)
-    try store.replaceRun(records: records)
-    let report = HTMLReport(
-      records: records, summary: summary, outputDirectory: outputDirectory, sources: sources)
-    try AtomicFile.write(
-      Data(report.render().utf8), to: outputDirectory.appendingPathComponent(HTMLReport.fileName))
+    try store.replaceRun(records: records, sources: sources)
+    try HTMLReport.write(records: records, summary: summary, store: store, to: outputDirectory)
   }
 }

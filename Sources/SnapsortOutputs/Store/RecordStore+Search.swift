@@ -16,6 +16,14 @@ public struct SearchHit: Codable, Sendable, Equatable {
   public var currency: String?
   public var tags: [String]
   public var annotations: [String]
+  /// The card's crop, relative to the store's folder (`cards/….jpg`).
+  public var crop: String?
+  public var barcodes: [Code] = []
+
+  public struct Code: Codable, Sendable, Equatable {
+    public var symbology: String
+    public var value: String
+  }
 }
 
 extension RecordStore {
@@ -39,7 +47,10 @@ extension RecordStore {
         r.merchant, r.date, r.total, r.currency,
         (SELECT group_concat(tag, char(31)) FROM (SELECT tag FROM tags WHERE key = r.key ORDER BY tag)) AS tags,
         (SELECT group_concat(text, char(31)) FROM (SELECT text FROM annotations WHERE key = r.key ORDER BY id))
-          AS annotations
+          AS annotations,
+        r.crop,
+        (SELECT group_concat(symbology || char(30) || value, char(31))
+          FROM (SELECT symbology, value FROM barcodes WHERE record_id = r.id ORDER BY position)) AS codes
       FROM records r \(whereClause) ORDER BY r.file
       """
     // A cursor and positional columns: with thousands of matches, per-row name lookups and
@@ -53,7 +64,11 @@ extension RecordStore {
           SearchHit(
             file: row[0], sha256: row[1], kind: row[2], status: row[3], name: row[4], issuer: row[5],
             merchant: row[6], date: row[7], total: row[8], currency: row[9], tags: split(row[10]),
-            annotations: split(row[11])))
+            annotations: split(row[11]), crop: row[12],
+            barcodes: split(row[13]).map { pair in
+              let parts = pair.components(separatedBy: "\u{1E}")
+              return SearchHit.Code(symbology: parts[0], value: parts.dropFirst().joined(separator: "\u{1E}"))
+            }))
       }
       return hits
     }
@@ -92,12 +107,13 @@ extension RecordStore {
       arguments += [kind.rawValue]
     }
     if let merchant = filter.merchant {
-      conditions.append("instr(lower(r.merchant), ?) > 0")
-      arguments += [merchant.lowercased()]
+      conditions.append("instr(\(TextFolding.sqlFunctionName)(r.merchant), ?) > 0")
+      arguments += [TextFolding.fold(merchant)]
     }
     if let issuer = filter.issuer {
-      conditions.append("(r.issuer_id = ? OR instr(lower(r.issuer_name), ?) > 0)")
-      arguments += [issuer, issuer.lowercased()]
+      conditions.append(
+        "(r.issuer_id = ? OR instr(\(TextFolding.sqlFunctionName)(r.issuer_name), ?) > 0)")
+      arguments += [issuer, TextFolding.fold(issuer)]
     }
     // A partial date (YYYY-MM) compares with the same prefix of the record's date.
     if let from = filter.from {
@@ -118,7 +134,7 @@ extension RecordStore {
     }
     if let tag = filter.tag {
       conditions.append("EXISTS (SELECT 1 FROM tags t WHERE t.key = r.key AND t.tag = ?)")
-      arguments += [tag.lowercased()]
+      arguments += [RecordStore.normalizedName(tag)]
     }
   }
 

@@ -38,6 +38,12 @@ public final class RecordStore {
     }
     var configuration = Configuration()
     configuration.foreignKeysEnabled = true
+    configuration.prepareDatabase { db in
+      db.add(
+        function: DatabaseFunction(TextFolding.sqlFunctionName, argumentCount: 1, pure: true) { values in
+          String.fromDatabaseValue(values[0]).map(TextFolding.fold)
+        })
+    }
     do {
       queue = try DatabaseQueue(path: url.path, configuration: configuration)
       try Self.migrator.migrate(queue)
@@ -53,6 +59,18 @@ public final class RecordStore {
     migrator.registerMigration("v1") { db in
       try db.execute(sql: schemaV1)
       try addReimbursementCategory(db)
+    }
+    // The index holds text folded by `TextFolding.fold` (accents and case): rebuild it.
+    migrator.registerMigration("v2-folded-index") { db in
+      for row in try Row.fetchAll(db, sql: "SELECT id, key FROM records") {
+        try Self.reindex(id: row["id"], key: row["key"], record: nil, in: db)
+      }
+    }
+    // Where each photo was read from, so the report can be written again (after `tag`,
+    // `annotate` or `snapsort report`) with the originals linked.
+    migrator.registerMigration("v3-sources") { db in
+      try db.execute(
+        sql: "CREATE TABLE IF NOT EXISTS record_sources (file TEXT PRIMARY KEY, path TEXT NOT NULL)")
     }
     return migrator
   }
@@ -133,13 +151,31 @@ public final class RecordStore {
   /// Makes the store hold exactly `records`: rows of the same content hash are updated in
   /// place, rows of photos no longer in the run are removed (their tags and annotations stay,
   /// keyed by content hash). One transaction.
-  public func replaceRun(records: [SnapsortStages.Record], now: Date = Date()) throws {
-    try replaceRun(records: records, now: now, failAfter: nil)
+  ///
+  /// - Parameter sources: each photo's absolute path by its `file` name, where known (a run
+  ///   knows them, a merge does not: a known path is then kept).
+  public func replaceRun(records: [SnapsortStages.Record], sources: [String: URL] = [:], now: Date = Date())
+    throws
+  {
+    try replaceRun(records: records, sources: sources, now: now, failAfter: nil)
   }
 
   /// - Parameter failAfter: throws after this many records, for tests of the rollback.
-  func replaceRun(records: [SnapsortStages.Record], now: Date, failAfter: Int?) throws {
+  func replaceRun(records: [SnapsortStages.Record], sources: [String: URL] = [:], now: Date, failAfter: Int?)
+    throws
+  {
     try queue.write { db in
+      for (file, url) in sources {
+        try db.execute(
+          sql:
+            "INSERT INTO record_sources(file, path) VALUES (?, ?) ON CONFLICT(file) DO UPDATE SET path = excluded.path",
+          arguments: [file, url.standardizedFileURL.path])
+      }
+      let files = Set(records.map(\.file))
+      for file in try String.fetchAll(db, sql: "SELECT file FROM record_sources") where !files.contains(file)
+      {
+        try db.execute(sql: "DELETE FROM record_sources WHERE file = ?", arguments: [file])
+      }
       try db.execute(sql: "DELETE FROM record_files")
       var keep = Set<String>()
       for record in records.sorted(by: { $0.file < $1.file }) {
@@ -203,7 +239,7 @@ public final class RecordStore {
         "INSERT INTO record_json(record_id, json) VALUES (?, ?) ON CONFLICT(record_id) DO UPDATE SET json = excluded.json",
       arguments: [id, json])
     try Self.insertCodesAndItems(of: record, id: id, in: db)
-    try reindex(id: id, key: key, record: record, in: db)
+    try Self.reindex(id: id, key: key, record: record, in: db)
   }
 
   /// The `records` row's columns apart from its id and times, by name.
@@ -244,7 +280,7 @@ public final class RecordStore {
   }
 
   /// Rewrites one record's row in the full-text index from its record, tags and annotations.
-  func reindex(id: Int64, key: String, record: SnapsortStages.Record?, in db: Database) throws {
+  static func reindex(id: Int64, key: String, record: SnapsortStages.Record?, in db: Database) throws {
     let record =
       try record
       ?? {
@@ -272,8 +308,10 @@ public final class RecordStore {
       db, sql: "SELECT tag FROM tags WHERE key = ? ORDER BY tag", arguments: [key]
     )
     .joined(separator: "\n")
-    let columns = [text, names, receipt?.merchant ?? "", issuer, items, codes, annotations, tags]
-    let folded = columns.joined(separator: "\n").lowercased()
+    // Folded as keywords are, so the trigram index matches `zabka` in `Żabka`.
+    let columns = [text, names, receipt?.merchant ?? "", issuer, items, codes, annotations, tags].map(
+      TextFolding.fold)
+    let folded = columns.joined(separator: "\n")
     try db.execute(sql: "DELETE FROM search_fts WHERE rowid = ?", arguments: [id])
     try db.execute(
       sql: """
@@ -289,10 +327,18 @@ public final class RecordStore {
   func key(forFile file: String, in db: Database) throws -> (key: String, id: Int64) {
     var key = try String.fetchOne(db, sql: "SELECT key FROM record_files WHERE file = ?", arguments: [file])
     if key == nil {
-      let suffix = try String.fetchAll(
-        db, sql: "SELECT key FROM record_files WHERE ? LIKE '%/' || file OR file LIKE '%/' || ?",
-        arguments: [file, file])
-      if Set(suffix).count == 1 { key = suffix.first }
+      // `instr`-free suffix test: LIKE would read `_` and `%` in a name as wildcards.
+      let rows = try Row.fetchAll(
+        db,
+        sql: "SELECT file, key FROM record_files WHERE substr(?, -length(file) - 1) = '/' || file "
+          + "OR substr(file, -length(?) - 1) = '/' || ? ORDER BY file",
+        arguments: [file, file, file])
+      let keys = Set(rows.map { $0["key"] as String })
+      if keys.count > 1 {
+        let candidates = rows.map { $0["file"] as String }.joined(separator: ", ")
+        throw InputError("\(file) is ambiguous: it names \(candidates); give more of the path")
+      }
+      key = keys.first
     }
     guard let key,
       let id = try Int64.fetchOne(db, sql: "SELECT id FROM records WHERE key = ?", arguments: [key])
@@ -300,39 +346,145 @@ public final class RecordStore {
     return (key, id)
   }
 
+  /// The one case rule of tags and category names: lowercased, surrounding whitespace dropped
+  /// (`Reimbursement` is the tag and the category `reimbursement`).
+  public static func normalizedName(_ name: String) -> String {
+    name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+  }
+
+  /// Rejects a tag that could not be told apart in a listing (tags are listed joined by
+  /// commas) or that is empty.
+  public static func validateTag(_ tag: String) throws {
+    if normalizedName(tag).isEmpty { throw InputError("a tag cannot be empty") }
+    if tag.contains(",") {
+      throw InputError("\"\(tag)\": a tag cannot contain a comma (give several tags as separate words)")
+    }
+  }
+
   /// Adds tags (lowercased) to a file's record; returns its tags afterwards.
   @discardableResult
   public func tag(file: String, tags: [String]) throws -> [String] {
-    try queue.write { db in
+    for tag in tags { try Self.validateTag(tag) }
+    return try queue.write { db in
       let (key, id) = try self.key(forFile: file, in: db)
-      for tag in tags.map({ $0.lowercased().trimmingCharacters(in: .whitespaces) }) where !tag.isEmpty {
+      for tag in tags.map(Self.normalizedName) where !tag.isEmpty {
         try db.execute(sql: "INSERT OR IGNORE INTO tags(key, tag) VALUES (?, ?)", arguments: [key, tag])
         try db.execute(sql: "INSERT OR IGNORE INTO known_tags(tag) VALUES (?)", arguments: [tag])
       }
-      try reindex(id: id, key: key, record: nil, in: db)
+      try Self.reindex(id: id, key: key, record: nil, in: db)
       return try String.fetchAll(db, sql: "SELECT tag FROM tags WHERE key = ? ORDER BY tag", arguments: [key])
     }
   }
 
-  /// Removes tags from a file's record.
-  public func untag(file: String, tags: [String]) throws {
+  /// Removes tags from a file's record; returns its tags afterwards.
+  ///
+  /// - Throws: `InputError` naming a tag the record does not carry.
+  @discardableResult
+  public func untag(file: String, tags: [String]) throws -> [String] {
     try queue.write { db in
       let (key, id) = try self.key(forFile: file, in: db)
-      for tag in tags {
-        try db.execute(sql: "DELETE FROM tags WHERE key = ? AND tag = ?", arguments: [key, tag.lowercased()])
+      for tag in tags.map(Self.normalizedName) {
+        try db.execute(sql: "DELETE FROM tags WHERE key = ? AND tag = ?", arguments: [key, tag])
+        if db.changesCount == 0 { throw InputError("\(file) has no tag \"\(tag)\"") }
       }
-      try reindex(id: id, key: key, record: nil, in: db)
+      try Self.reindex(id: id, key: key, record: nil, in: db)
+      return try String.fetchAll(db, sql: "SELECT tag FROM tags WHERE key = ? ORDER BY tag", arguments: [key])
     }
   }
 
-  /// Adds a searchable note to a file's record.
-  public func annotate(file: String, text: String, now: Date = Date()) throws {
+  /// Adds a searchable note to a file's record; returns its notes afterwards.
+  @discardableResult
+  public func annotate(file: String, text: String, now: Date = Date()) throws -> [String] {
     try queue.write { db in
       let (key, id) = try self.key(forFile: file, in: db)
       try db.execute(
         sql: "INSERT INTO annotations(key, text, created_at) VALUES (?, ?, ?)",
         arguments: [key, text, now.timeIntervalSince1970])
-      try reindex(id: id, key: key, record: nil, in: db)
+      try Self.reindex(id: id, key: key, record: nil, in: db)
+      return try Self.notes(key: key, in: db)
+    }
+  }
+
+  /// A file's notes, oldest first (`annotate --remove N` counts from 1 in this order).
+  public func notes(file: String) throws -> [String] {
+    try queue.read { db in try Self.notes(key: try self.key(forFile: file, in: db).key, in: db) }
+  }
+
+  /// Removes a file's note number `number` (from 1, as `notes(file:)` lists them); returns the
+  /// notes left.
+  @discardableResult
+  public func removeNote(file: String, number: Int) throws -> [String] {
+    try queue.write { db in
+      let (key, id) = try self.key(forFile: file, in: db)
+      let ids = try Int64.fetchAll(
+        db, sql: "SELECT id FROM annotations WHERE key = ? ORDER BY id", arguments: [key])
+      guard number >= 1, number <= ids.count else {
+        throw InputError(
+          ids.isEmpty ? "\(file) has no notes" : "\(file) has notes 1 to \(ids.count), not \(number)")
+      }
+      try db.execute(sql: "DELETE FROM annotations WHERE id = ?", arguments: [ids[number - 1]])
+      try Self.reindex(id: id, key: key, record: nil, in: db)
+      return try Self.notes(key: key, in: db)
+    }
+  }
+
+  static func notes(key: String, in db: Database) throws -> [String] {
+    try String.fetchAll(db, sql: "SELECT text FROM annotations WHERE key = ? ORDER BY id", arguments: [key])
+  }
+
+  /// One file's stored record with its tags and notes, for `snapsort show`.
+  public func entry(file: String) throws -> (record: SnapsortStages.Record, tags: [String], notes: [String]) {
+    try queue.read { db in
+      let (key, id) = try self.key(forFile: file, in: db)
+      let json =
+        try String.fetchOne(db, sql: "SELECT json FROM record_json WHERE record_id = ?", arguments: [id])
+        ?? "{}"
+      var record = try RecordCoding.decode(Data(json.utf8))
+      // The row is named by the first of identical photos; show the one asked for.
+      if let named = try String.fetchOne(
+        db,
+        sql:
+          "SELECT file FROM record_files WHERE key = ? AND (file = ? OR substr(file, -length(?) - 1) = '/' || ?)",
+        arguments: [key, file, file, file])
+      {
+        record.file = named
+      }
+      let tags = try String.fetchAll(
+        db, sql: "SELECT tag FROM tags WHERE key = ? ORDER BY tag", arguments: [key])
+      return (record, tags, try Self.notes(key: key, in: db))
+    }
+  }
+
+  /// Each record file's photo, as the run that wrote the store read it.
+  public func sources() throws -> [String: URL] {
+    try queue.read { db in
+      var sources: [String: URL] = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT file, path FROM record_sources") {
+        sources[row["file"]] = URL(fileURLWithPath: row["path"])
+      }
+      return sources
+    }
+  }
+
+  /// Tags and notes of every file, for the report.
+  public func labels() throws -> [String: (tags: [String], notes: [String])] {
+    try queue.read { db in
+      var labels: [String: (tags: [String], notes: [String])] = [:]
+      for row in try Row.fetchAll(
+        db,
+        sql: """
+          SELECT f.file,
+            (SELECT group_concat(tag, char(31)) FROM (SELECT tag FROM tags WHERE key = f.key ORDER BY tag)) AS tags,
+            (SELECT group_concat(text, char(31)) FROM (SELECT text FROM annotations WHERE key = f.key ORDER BY id))
+              AS notes
+          FROM record_files f
+          """)
+      {
+        let tags = (row["tags"] as String?).map { $0.components(separatedBy: "\u{1F}") } ?? []
+        let notes = (row["notes"] as String?).map { $0.components(separatedBy: "\u{1F}") } ?? []
+        if !tags.isEmpty || !notes.isEmpty { labels[row["file"]] = (tags, notes) }
+      }
+      return labels
     }
   }
 
@@ -350,15 +502,36 @@ public final class RecordStore {
     try queue.read { db in try String.fetchAll(db, sql: "SELECT tag FROM known_tags ORDER BY tag") }
   }
 
-  /// Saves (or replaces) a named filter.
-  public func saveCategory(name: String, filter: SearchFilter) throws {
+  /// Saves (or replaces) a named filter; the name is lowercased, as tags are.
+  ///
+  /// - Returns: whether a category of that name was replaced.
+  @discardableResult
+  public func saveCategory(name: String, filter: SearchFilter) throws -> Bool {
     try filter.validate()
+    let name = Self.normalizedName(name)
+    if name.isEmpty { throw InputError("a category needs a name") }
+    var filter = filter
+    filter.tag = filter.tag.map(Self.normalizedName)
     let json = String(decoding: try JSONEncoder().encode(filter), as: UTF8.self)
+    return try queue.write { db in
+      // Names saved before the case rule: one category per lowercased name.
+      let existing = try String.fetchAll(
+        db, sql: "SELECT name FROM categories WHERE lower(name) = ?", arguments: [name])
+      try db.execute(sql: "DELETE FROM categories WHERE lower(name) = ?", arguments: [name])
+      try db.execute(sql: "INSERT INTO categories(name, filter) VALUES (?, ?)", arguments: [name, json])
+      return !existing.isEmpty
+    }
+  }
+
+  /// Removes a saved category.
+  public func removeCategory(name: String) throws {
+    let name = Self.normalizedName(name)
     try queue.write { db in
-      try db.execute(
-        sql:
-          "INSERT INTO categories(name, filter) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET filter = excluded.filter",
-        arguments: [name, json])
+      try db.execute(sql: "DELETE FROM categories WHERE lower(name) = ?", arguments: [name])
+      if db.changesCount == 0 {
+        let names = try String.fetchAll(db, sql: "SELECT name FROM categories ORDER BY name")
+        throw InputError("no category named \(name) (saved: \(names.joined(separator: ", ")))")
+      }
     }
   }
 
@@ -372,7 +545,8 @@ public final class RecordStore {
   }
 
   public func category(named name: String) throws -> SearchFilter {
-    guard let found = try categories().first(where: { $0.name == name }) else {
+    let name = Self.normalizedName(name)
+    guard let found = try categories().first(where: { $0.name.lowercased() == name }) else {
       let names = try categories().map(\.name).joined(separator: ", ")
       throw InputError("no category named \(name) (saved: \(names))")
     }

@@ -62,8 +62,8 @@ public struct SearchFilter: Codable, Sendable, Equatable {
   public func validate() throws {
     for (name, value) in [("from", from), ("to", to)] {
       guard let value else { continue }
-      guard value.wholeMatch(of: /\d{4}(-\d{2}(-\d{2})?)?/) != nil else {
-        throw InputError("--\(name) \(value): expected a date as YYYY-MM-DD (or YYYY-MM, YYYY)")
+      guard Self.isDate(value) else {
+        throw InputError("--\(name) \(value): expected a real date as YYYY-MM-DD (or YYYY-MM, YYYY)")
       }
     }
     for (name, value) in [("min-total", minTotal), ("max-total", maxTotal)] {
@@ -72,5 +72,19 @@ public struct SearchFilter: Codable, Sendable, Equatable {
         throw InputError("--\(name) \(value): expected an amount such as 12.50")
       }
     }
+  }
+
+  /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD` naming a day that exists (month 01–12, day within the
+  /// month, 29 February in leap years only).
+  static func isDate(_ text: String) -> Bool {
+    guard let match = text.wholeMatch(of: /(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?/) else { return false }
+    let year = Int(match.1)!
+    guard let monthText = match.2 else { return true }
+    let month = Int(monthText)!
+    guard (1...12).contains(month) else { return false }
+    guard let dayText = match.3 else { return true }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    return (1...days).contains(Int(dayText)!)
   }
 }

@@ -3,7 +3,8 @@ import SnapsortImaging
 
 /// A search query with Screen Cache's semantics, parsed into an OR of ANDs of keywords.
 ///
-/// - Keywords are runs of letters and digits, compared case-insensitively.
+/// - Keywords are runs of letters and digits, compared case- and accent-insensitively
+///   (`TextFolding.fold`: `zabka` finds `Żabka`, `norrebro` finds `Nørrebro`).
 /// - `+`, `and`, and any other punctuation or whitespace between keywords mean AND; a run of
 ///   whitespace and punctuation counts as one AND.
 /// - `or` means OR. AND binds tighter: `a b or c` is `(a AND b) OR c`.
@@ -13,7 +14,7 @@ import SnapsortImaging
 /// - A query of only whitespace and punctuation (or only operators) applies no filter.
 public struct SearchQuery: Sendable, Equatable {
   public struct Term: Sendable, Equatable {
-    /// Lowercased.
+    /// Folded by `TextFolding.fold`: lowercased, without diacritics.
     public var keyword: String
     public var negated: Bool
     public init(_ keyword: String, negated: Bool = false) {
@@ -56,7 +57,7 @@ public struct SearchQuery: Sendable, Equatable {
       case .minus:
         negateNext = true
       case .word(let raw):
-        let keyword = raw.lowercased()
+        let keyword = TextFolding.fold(raw)
         switch keyword {
         case "and":
           continue
@@ -78,7 +79,7 @@ public struct SearchQuery: Sendable, Equatable {
   /// case-insensitive substring matching (used to check the store and by tests).
   public func matches(_ text: String) -> Bool {
     if clauses.isEmpty { return true }
-    let folded = text.lowercased()
+    let folded = TextFolding.fold(text)
     return clauses.contains { clause in
       clause.allSatisfy { folded.contains($0.keyword) != $0.negated }
     }

@@ -53,9 +53,28 @@ final class HTMLReportTests: XCTestCase {
     XCTAssertEqual(html.components(separatedBy: "<script").count - 1, 1)
   }
 
-  func testRelativePathToThePhoto() {
-    let href = HTMLReport.relativePath(
-      from: URL(fileURLWithPath: "/data/out"), to: URL(fileURLWithPath: "/data/photos/a b#1.jpg"))
-    XCTAssertEqual(href, "../photos/a%20b%231.jpg")
+  /// The photo is linked by its absolute URL, so the report keeps it when the output folder
+  /// moves (issue #22, finding 12); tags and notes from the store are shown and filterable.
+  func testPhotoLinkedByAbsoluteURLWithTagsAndNotes() {
+    let summary = RunSummary(
+      version: "test", configHash: "abc", config: nil, startedAt: "", wallSeconds: 0, jobs: 1,
+      counts: .init(inputs: 1, ok: 1, error: 0, skipped: 0, notStarted: 0),
+      stages: [:], skippedFiles: [], interrupted: false)
+    let record = StoreFixtures.sample[0]
+    let html = HTMLReport(
+      records: [record], summary: summary, outputDirectory: URL(fileURLWithPath: "/data/out"),
+      sources: [record.file: URL(fileURLWithPath: "/data/photos/a b#1.jpg")],
+      labels: [record.file: (tags: ["work"], notes: ["lunch <with> Q"])]
+    ).render()
+    XCTAssertTrue(html.contains("src=\"file:///data/photos/a%20b%231.jpg\""), html)
+    XCTAssertFalse(html.contains("../photos"))
+    XCTAssertTrue(html.contains("<span class=\"tag\">work</span>"))
+    XCTAssertTrue(html.contains("lunch &lt;with&gt; Q"))
+  }
+
+  func testFilterScriptFoldsAsTheStoreDoes() {
+    let html = render(StoreFixtures.sample)
+    XCTAssertTrue(html.contains("\"ø\":\"o\""), "the folding table is in the page")
+    XCTAssertTrue(html.contains("normalize('NFD')"))
   }
 }

@@ -171,4 +171,72 @@ final class RecordStoreTests: XCTestCase {
     XCTAssertEqual(try store.count("records"), StoreFixtures.sample.count)
     XCTAssertEqual(try files("keep"), ["cards/green.jpg"])
   }
+
+  // MARK: - Issue #22
+
+  /// Finding 8: one accent- and case-folding for keywords, --merchant and --issuer.
+  func testOneFoldingForKeywordsMerchantAndIssuer() throws {
+    XCTAssertEqual(
+      TextFolding.fold("Żabka Nørrebro Łódź Straße Ærø Åhléns"), "zabka norrebro lodz strasse aero ahlens")
+    try store.replaceRun(records: [
+      StoreFixtures.card("z.jpg", name: "Żabka", issuer: ("zabka", "Żabka")),
+      StoreFixtures.card("a.jpg", name: "Åhléns", issuer: ("ahlens", "Åhléns")),
+      StoreFixtures.receipt("n.jpg", merchant: "Kaffe Nørrebro", date: "2024-01-02", total: "3", items: []),
+    ])
+    for typed in ["Żabka", "zabka", "ZABKA", "żab"] {
+      XCTAssertEqual(try files("", SearchFilter(issuer: typed)), ["z.jpg"], typed)
+      XCTAssertEqual(try files(typed), ["z.jpg"], typed)
+    }
+    XCTAssertEqual(try files("", SearchFilter(issuer: "Åhléns")), ["a.jpg"])
+    XCTAssertEqual(try files("", SearchFilter(issuer: "ahlens")), ["a.jpg"])
+    XCTAssertEqual(try files("ahlens"), ["a.jpg"])
+    XCTAssertEqual(try files("", SearchFilter(merchant: "norrebro")), ["n.jpg"])
+    XCTAssertEqual(try files("", SearchFilter(merchant: "NØRREBRO")), ["n.jpg"])
+    XCTAssertEqual(try files("norrebro"), ["n.jpg"])
+    XCTAssertEqual(try files("nø"), ["n.jpg"], "a short keyword scans the folded text")
+  }
+
+  /// Finding 9: dates that do not exist are refused.
+  func testOnlyRealDatesAreAccepted() {
+    for bad in ["2018-13", "2018-02-30", "2018-99", "2019-02-29", "2018-00", "2018-01-00", "March"] {
+      XCTAssertThrowsError(try SearchFilter(from: bad).validate(), bad)
+      XCTAssertThrowsError(try store.saveCategory(name: "x", filter: SearchFilter(to: bad)), bad)
+    }
+    for good in ["2018", "2018-12", "2018-02-28", "2020-02-29", "2000-02-29", "2018-12-31"] {
+      XCTAssertNoThrow(try SearchFilter(from: good).validate(), good)
+    }
+  }
+
+  /// Finding 13: an ambiguous name lists its candidates; commas and case of tags and categories.
+  func testAmbiguousFilesCommasAndOneCaseRule() throws {
+    try store.replaceRun(records: [
+      StoreFixtures.card("a/x.jpg", name: "A"), StoreFixtures.card("b/x.jpg", name: "B"),
+    ])
+    XCTAssertThrowsError(try store.tag(file: "x.jpg", tags: ["t"])) { error in
+      XCTAssertEqual("\(error)", "x.jpg is ambiguous: it names a/x.jpg, b/x.jpg; give more of the path")
+    }
+    XCTAssertEqual(try store.tag(file: "a/x.jpg", tags: ["Work"]), ["work"])
+    XCTAssertThrowsError(try store.tag(file: "a/x.jpg", tags: ["a,b"]))
+    XCTAssertEqual(try store.untag(file: "a/x.jpg", tags: ["WORK"]), [])
+    XCTAssertThrowsError(try store.untag(file: "a/x.jpg", tags: ["work"]), "no such tag any more")
+    XCTAssertTrue(try store.saveCategory(name: "Reimbursement", filter: SearchFilter(tag: "Trip")))
+    XCTAssertEqual(try store.categories().map(\.name), ["reimbursement"])
+    XCTAssertEqual(try store.category(named: "REIMBURSEMENT"), SearchFilter(tag: "trip"))
+    try store.removeCategory(name: "Reimbursement")
+    XCTAssertEqual(try store.categories().count, 0)
+    XCTAssertThrowsError(try store.removeCategory(name: "reimbursement"))
+  }
+
+  /// Finding 15: notes are listed and removed by number; a record is shown with its labels.
+  func testNotesListRemoveAndShow() throws {
+    XCTAssertEqual(try store.annotate(file: "r3.jpg", text: "quokka"), ["quokka"])
+    XCTAssertEqual(try store.annotate(file: "r3.jpg", text: "wombat"), ["quokka", "wombat"])
+    XCTAssertEqual(try store.removeNote(file: "r3.jpg", number: 1), ["wombat"])
+    XCTAssertThrowsError(try store.removeNote(file: "r3.jpg", number: 2))
+    XCTAssertEqual(try store.notes(file: "r3.jpg"), ["wombat"])
+    XCTAssertEqual(try files("quokka"), [])
+    let entry = try store.entry(file: "r3.jpg")
+    XCTAssertTrue(entry.record.file.hasSuffix("r3.jpg"))
+    XCTAssertEqual(entry.notes, ["wombat"])
+  }
 }
