@@ -117,6 +117,30 @@ final class BarcodeScannerTests: XCTestCase {
     XCTAssertEqual(findings.records.map(\.value), ["023942431015"])
   }
 
+  func testCode39FullASCIIAndCode32() {
+    let vectors: [(String, String?)] = [
+      ("H+E+L+L+O/L W+O+R+L+D/A", "Hello, World!"), ("+A+B+C/D/E/O/K", "abc$%/+"), ("A/KB", "A+B"),
+      ("C+O+D+E39/Z+O+K", "Code39:ok"), ("%U$A$Z%A%E", "\u{0}\u{1}\u{1A}\u{1B}\u{1F}"),
+      ("%F%J%K%O%P%T%V%W", ";?[_{\u{7F}@`"), ("/A/O/Z", "!/:"), ("-. 09AZ", nil), ("1+2", nil),
+      ("AB/5", nil), ("PRICE $5", nil), ("50%", nil), ("/P", nil),
+    ]
+    for (raw, decoded) in vectors {
+      XCTAssertEqual(Code39Text.fullASCII(raw), decoded, raw)
+      let record = BarcodeNormalizer.record(symbology: .code39, bytes: Array(raw.utf8))
+      XCTAssertEqual(record.value, decoded ?? raw, raw)
+      XCTAssertEqual(record.raw, decoded == nil ? nil : raw, raw)
+    }
+    XCTAssertEqual(Code39Text.code32("3PRM8N"), "A123456788")
+    XCTAssertNil(Code39Text.code32("3PRM8P"), "check digit")
+    XCTAssertNil(Code39Text.code32("3PRM8A"), "a vowel is not in the alphabet")
+    let pharma = BarcodeNormalizer.record(symbology: .code39, text: "3PRM8N", bytes: [], binary: false)
+    XCTAssertEqual(pharma.value, "A123456788")
+    XCTAssertEqual(pharma.raw, "3PRM8N")
+    XCTAssertEqual(
+      BarcodeNormalizer.record(symbology: .code39, text: "-12345678", bytes: [], binary: false).value,
+      "-12345678", "PZN stays raw")
+  }
+
   func testValidation() {
     func record(_ symbology: Symbology, _ value: String) -> BarcodeRecord {
       BarcodeNormalizer.record(symbology: symbology, text: value, bytes: [], binary: false)
