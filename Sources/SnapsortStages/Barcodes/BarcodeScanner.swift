@@ -306,6 +306,10 @@ public final class BarcodeScanner {
         Pass(
           zbar: useZBar, zxing: ZXingReader(options: hard), rescue: true,
           prepare: { (gray.blurred(), identity) }))
+      // The same blurred copy with the local binariser: a second zxing read of what the first
+      // found (a one-library code needs two passes).
+      passes.append(
+        Pass(zbar: false, zxing: hardReader, rescue: true, prepare: { (gray.blurred(), identity) }))
       for index in 0..<3 {
         passes.append(
           Pass(
@@ -359,7 +363,9 @@ public final class BarcodeScanner {
         case .zbar where pass.zbar:
           for record in zbarRecords(image, mapping: mapping) { findings.add(record) }
         case .zxing:
-          if let reader = pass.zxing { readAll(with: reader, image, mapping: mapping, into: &findings) }
+          if let reader = pass.zxing {
+            readAll(with: reader, image, mapping: mapping, zbarAround: useZBar && !pass.zbar, into: &findings)
+          }
         default:
           break
         }
@@ -388,8 +394,13 @@ public final class BarcodeScanner {
 
   /// zxing 1.4's single read returns one code; to find several, each found code is painted over
   /// with white and the image read again.
+  ///
+  /// - Parameter zbarAround: zbar did not read this copy: it reads the neighbourhood of each linear
+  ///   code zxing finds, the second opinion a linear code needs (a large screenshot's plain read
+  ///   is zxing's alone, zbar over 3 megapixels costing several times the crop).
   private func readAll(
-    with reader: ZXingReader, _ gray: Bitmap, mapping: (Point) -> Point, into findings: inout Findings
+    with reader: ZXingReader, _ gray: Bitmap, mapping: (Point) -> Point, zbarAround: Bool = false,
+    into findings: inout Findings
   ) {
     var image = gray
     for _ in 0..<max(1, findings.expectedCodes == 0 ? 4 : findings.expectedCodes) {
@@ -408,6 +419,12 @@ public final class BarcodeScanner {
         record.decoder = "zxing"
         record.quad = Self.rounded(Quad.clockwise(symbol.points.map(mapping)))
         findings.add(record)
+        if zbarAround, Findings.isLinear(record), !findings.isSatisfied,
+          let around = image.neighbourhood(of: symbol.points)
+        {
+          let offset: (Point) -> Point = { mapping(Point($0.x + Double(around.1), $0.y + Double(around.2))) }
+          for record in zbarRecords(around.0, mapping: offset) { findings.add(record) }
+        }
       }
       if findings.isSatisfied { return }
       image = image.paintedWhite(around: symbol.points)
@@ -420,6 +437,21 @@ public final class BarcodeScanner {
 }
 
 extension Bitmap {
+  /// The band around a linear code's scan line, grown along it by a sixth of its length (the
+  /// quiet zones) and across it by 24 px (a few rows of bars are all zbar needs), with its
+  /// top-left corner; nil when empty.
+  func neighbourhood(of points: [Point]) -> (Bitmap, Int, Int)? {
+    guard !points.isEmpty else { return nil }
+    let xs = points.map(\.x), ys = points.map(\.y)
+    let length = max(xs.max()! - xs.min()!, ys.max()! - ys.min()!)
+    let wide = xs.max()! - xs.min()! >= ys.max()! - ys.min()!
+    let mx = wide ? length / 6 + 16 : 24, my = wide ? 24 : length / 6 + 16
+    let x0 = max(0, Int(xs.min()! - mx)), x1 = min(width, Int(xs.max()! + mx) + 1)
+    let y0 = max(0, Int(ys.min()! - my)), y1 = min(height, Int(ys.max()! + my) + 1)
+    guard x1 - x0 >= 8, y1 - y0 >= 8 else { return nil }
+    return (cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), x0, y0)
+  }
+
   /// A copy with the bounding box of `points`, widened by a margin, set to white.
   func paintedWhite(around points: [Point]) -> Bitmap {
     guard !points.isEmpty else { return self }
