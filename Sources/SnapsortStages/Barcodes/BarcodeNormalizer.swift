@@ -44,6 +44,10 @@ public enum BarcodeNormalizer {
 
   private static func completed(_ record: BarcodeRecord, symbology: Symbology) -> BarcodeRecord {
     var record = record
+    if symbology == .code39, record.bytes == nil, let value = Code39Text.interpreted(record.value) {
+      record.raw = record.value
+      record.value = value
+    }
     record.checksumOK = CheckDigits.retailChecksum(symbology: symbology, value: record.value)
     record.gtin = CheckDigits.gtin13(symbology: symbology, value: record.value)
     if symbology == .qr || symbology == .aztec || symbology == .datamatrix || symbology == .pdf417,

@@ -58,6 +58,23 @@ extension Bitmap {
     return Bitmap(width: width, height: height, format: .gray, pixels: pixels.map { table[Int($0)] })
   }
 
+  /// Rows (or columns) repeated until both sides reach `minimumSide`, for a strip a few pixels
+  /// high; `toSource` maps a point of the result back. Unchanged when both sides are long enough.
+  public func thickened(minimumSide: Int) -> (image: Bitmap, toSource: @Sendable (Point) -> Point) {
+    let ry = height < minimumSide ? (minimumSide + height - 1) / height : 1
+    let rx = width < minimumSide ? (minimumSide + width - 1) / width : 1
+    guard rx > 1 || ry > 1 else { return (self, { $0 }) }
+    let source = self
+    let image = Bitmap(width: width * rx, height: height * ry, format: .gray) { out in
+      let w = source.width * rx
+      for y in 0..<(source.height * ry) {
+        for x in 0..<w { out[y * w + x] = source.pixels[(y / ry) * source.width + x / rx] }
+      }
+    }
+    let fx = Double(rx), fy = Double(ry)
+    return (image, { Point($0.x / fx, $0.y / fy) })
+  }
+
   /// Scaled by `factor` (bilinear up, area-averaged down); at least 1 × 1.
   public func scaled(by factor: Double) -> Bitmap {
     resized(

@@ -29,69 +29,117 @@ public final class BarcodeScanner {
     public var zbarDensity = 1
     public var zxingTryHarder = true
     public var zxingTryRotate = true
+    /// When every other pass confirmed nothing: blurred, region-deskewed and enlarged copies read
+    /// with try-harder, skipped when no code-like region was seen, within `rescueBudget` seconds.
+    public var rescue = true
+    public var rescueBudget = 0.08
     public init() {}
   }
 
-  /// What a scan found so far, across regions and passes.
+  /// What a scan found so far, across regions and passes, and which of it is confirmed.
+  ///
+  /// Both libraries return wrong linear codes whose check digit holds (zbar on blurred UPC-A,
+  /// zxing-cpp 1.4 on enlarged or binarised copies), so a linear code is reported only when it is
+  /// confirmed (bench/barcodes/FINDINGS.md §5, rule R7): zxing and zbar both read it, or one of
+  /// them read it in two different passes and no other linear value was read in the image. zbar
+  /// loses Code 128's FNC4, so its Code 128 agrees with zxing's value with the high bits cleared.
+  /// A 2-D code is confirmed by its own error correction.
   public struct Findings: Sendable {
-    public private(set) var records: [BarcodeRecord] = []
+    struct Candidate: Sendable {
+      var record: BarcodeRecord
+      var key: String
+      var decoders: Set<String>
+      var sources: Set<Int>
+      var linear: Bool
+    }
+
+    private var candidates: [Candidate] = []
     /// Decoder failures worth telling the user (a caught zxing assertion, say).
     public var notes: [String] = []
     public let expectedCodes: Int
+    /// The pass reads are being added from; a new number for each prepared copy.
+    public var source = 0
 
     public init(expectedCodes: Int) {
       self.expectedCodes = expectedCodes
     }
 
-    /// Whether enough codes are found. zbar's EAN/UPC reads do not count: zbar returns wrong
-    /// numbers whose check digit happens to hold on blurred retail codes (4 of 13 in upca-4), so
-    /// its retail reads stay tentative while zxing may still read the same code differently.
+    /// The confirmed codes, in the order they were first read.
+    public var records: [BarcodeRecord] {
+      candidates.filter { isConfirmed($0) }.map(\.record)
+    }
+
+    /// Whether any pass read anything valid, confirmed or not.
+    public var hasReads: Bool { !candidates.isEmpty }
+
+    /// The reads that were not confirmed, for a note.
+    public var unconfirmed: [BarcodeRecord] {
+      candidates.filter { !isConfirmed($0) }.map(\.record)
+    }
+
+    /// Whether enough codes are confirmed by both libraries or their error correction. A code one
+    /// library read twice does not stop the scan: its confirmation holds only if no later pass
+    /// reads another linear value (zbar repeats its 9074932437075 on upca-4/6 in several copies
+    /// before zxing reads the right code in a later one).
     public var isSatisfied: Bool {
-      expectedCodes > 0 && records.filter { !Self.isTentative($0) }.count >= expectedCodes
+      expectedCodes > 0 && candidates.filter { !$0.linear || $0.decoders.count >= 2 }.count >= expectedCodes
     }
 
-    static func isTentative(_ record: BarcodeRecord) -> Bool {
-      record.decoder == "zbar" && (Symbology(rawValue: record.symbology)?.isRetail ?? false)
+    private func isConfirmed(_ candidate: Candidate) -> Bool {
+      guard candidate.linear else { return true }
+      if candidate.decoders.count >= 2 { return true }
+      return candidate.sources.count >= 2
+        && !candidates.contains { $0.linear && $0.key != candidate.key && contradicts($0, candidate) }
     }
 
-    /// Adds a validated record unless the same code is already there; true when it was new.
+    /// Whether another linear read casts doubt on a code one library read twice: any read does,
+    /// except that zbar's EAN/UPC reads alone do not outweigh zxing's twice-read code (zbar's
+    /// blurred-retail misreads, 1040183002834 on ean13-1/37 and 9074932437075 on upca-4/7, come
+    /// in the passes after zxing has read the right code twice).
+    private func contradicts(_ other: Candidate, _ candidate: Candidate) -> Bool {
+      guard candidate.decoders == ["zxing"], other.decoders == ["zbar"] else { return true }
+      return !(Symbology(rawValue: other.record.symbology)?.isRetail ?? false)
+    }
+
+    static func isLinear(_ record: BarcodeRecord) -> Bool {
+      switch Symbology(rawValue: record.symbology) ?? .unknown {
+      case .qr, .microqr, .aztec, .datamatrix, .pdf417: return false
+      default: return true
+      }
+    }
+
+    /// The key under which two reads agree: the validator's identity, with Code 128 compared on
+    /// 7-bit characters (zbar drops FNC4, returning `ssss1234` for `óóóó1234`).
+    static func agreementKey(_ record: BarcodeRecord) -> String {
+      if record.symbology == Symbology.code128.rawValue, record.bytes == nil {
+        let masked = String(
+          String.UnicodeScalarView(record.value.unicodeScalars.map { Unicode.Scalar($0.value & 0x7F)! }))
+        return "code128\u{0}" + masked
+      }
+      return BarcodeValidator.identity(record)
+    }
+
+    /// Adds a validated read from pass `source` (default: the current one); true when it is a
+    /// code not read before.
     @discardableResult
-    public mutating func add(_ record: BarcodeRecord) -> Bool {
+    public mutating func add(_ record: BarcodeRecord, source: Int? = nil) -> Bool {
       guard BarcodeValidator.accepts(record) else { return false }
-      let key = BarcodeValidator.identity(record)
-      if let index = records.firstIndex(where: { BarcodeValidator.identity($0) == key }) {
-        // Two decoders agreeing makes a tentative read firm.
-        if Self.isTentative(records[index]) && !Self.isTentative(record) { records[index] = record }
+      let key = Self.agreementKey(record)
+      let decoder = record.decoder ?? "?"
+      let pass = source ?? self.source
+      if let index = candidates.firstIndex(where: { $0.key == key }) {
+        candidates[index].decoders.insert(decoder)
+        candidates[index].sources.insert(pass)
+        // zxing's value keeps what zbar loses (FNC4) and its quad follows the code.
+        if candidates[index].record.decoder == "zbar" && decoder == "zxing" {
+          candidates[index].record = record
+        }
         return false
       }
-      records.append(record)
+      candidates.append(
+        Candidate(
+          record: record, key: key, decoders: [decoder], sources: [pass], linear: Self.isLinear(record)))
       return true
-    }
-
-    /// Drops tentative zbar reads where zxing read a different retail code in the same place.
-    mutating func settle() {
-      let firm = records.filter {
-        !Self.isTentative($0) && (Symbology(rawValue: $0.symbology)?.isRetail ?? false)
-      }
-      records.removeAll { record in
-        Self.isTentative(record) && firm.contains { Self.overlaps($0.quad, record.quad) }
-      }
-    }
-
-    /// Whether two codes' boxes meet, each grown by a quarter of its longer side: zxing reports a
-    /// linear code as its scan line, a box one pixel high, while zbar's box for the same blurred
-    /// code can sit a little above or below it (samples/cards/card-09: 2620012345678 read by
-    /// zxing, a ghost 7612012345678 by zbar 25 px lower).
-    static func overlaps(_ a: Quad?, _ b: Quad?) -> Bool {
-      guard let a, let b, !a.corners.isEmpty, !b.corners.isEmpty else { return true }
-      func grownBox(_ quad: Quad) -> (minX: Double, maxX: Double, minY: Double, maxY: Double) {
-        let xs = quad.corners.map(\.x), ys = quad.corners.map(\.y)
-        let margin = max(xs.max()! - xs.min()!, ys.max()! - ys.min()!) / 4
-        return (xs.min()! - margin, xs.max()! + margin, ys.min()! - margin, ys.max()! + margin)
-      }
-      let boxA = grownBox(a), boxB = grownBox(b)
-      return boxA.minX <= boxB.maxX && boxB.minX <= boxA.maxX && boxA.minY <= boxB.maxY
-        && boxB.minY <= boxA.maxY
     }
 
     /// Records in a stable order: by position (top to bottom, left to right), then value.
@@ -126,8 +174,19 @@ public final class BarcodeScanner {
   private struct Pass {
     var zbar: Bool
     var zxing: ZXingReader?
+    /// Run only when no pass before it read anything (a retry, not a second opinion).
+    var onlyWhenNothingRead = false
     /// The copy, and how its pixels map back to the scanned image's.
-    var prepare: () -> (Bitmap, (Point) -> Point)
+    /// A pass of the rescue: after the others, gated by code-like regions and the time budget.
+    var rescue = false
+    var prepare: () -> (Bitmap, (Point) -> Point)?
+  }
+
+  /// The code-like regions of one image, found once when the rescue first needs them.
+  private final class RegionCache {
+    let gray: Bitmap
+    lazy var regions: [CodeRegions.Region] = CodeRegions.find(in: gray)
+    init(_ gray: Bitmap) { self.gray = gray }
   }
 
   /// Scans one grey image through the passes of the strategy until `findings` is satisfied or
@@ -137,9 +196,12 @@ public final class BarcodeScanner {
   ///   look at an image whose region was already scanned thoroughly, or a large photo where
   ///   the other passes cost ten times those reads and rarely find anything).
   public func scan(
-    _ gray: Bitmap, toImage: (Point) -> Point, into findings: inout Findings, thorough: Bool = true,
+    _ image: Bitmap, toImage: (Point) -> Point, into findings: inout Findings, thorough: Bool = true,
     keepGoing: () -> Bool = { true }
   ) {
+    // A strip a few pixels high (a linear code cut to its scan line) is stretched to a height the
+    // decoders can check over several rows: zxing wants two agreeing rows.
+    let (gray, fromThin) = image.thickened(minimumSide: 24)
     let useZBar = strategy.decoders.contains(.zbar)
     let reader = strategy.decoders.contains(.zxing) ? zxing : nil
     let identity: (Point) -> Point = { $0 }
@@ -153,6 +215,16 @@ public final class BarcodeScanner {
     if strategy.inverted, let firstReader {
       // zbar tests inverted codes itself; zxing 1.4 needs the inverted pixels.
       passes.append(Pass(zbar: false, zxing: firstReader, prepare: { (gray.inverted(), identity) }))
+    }
+    if let firstReader, !strategy.zxingTryHarder {
+      // Without try-harder zxing reads fewer rows and skips some blurred retail codes; one more
+      // read with it when the fast reads found nothing (ean13-1/37, upca-4/16).
+      var options = firstReader.options
+      options.tryHarder = true
+      passes.append(
+        Pass(
+          zbar: false, zxing: ZXingReader(options: options), onlyWhenNothingRead: true,
+          prepare: { (gray, identity) }))
     }
     let shortest = min(gray.width, gray.height), longest = max(gray.width, gray.height)
     if thorough, strategy.multiScale {
@@ -222,23 +294,83 @@ public final class BarcodeScanner {
             }))
       }
     }
+    let cache = RegionCache(gray)
+    if thorough, strategy.rescue, let reader {
+      // bench/barcodes/FINDINGS.md's ranked passes, most files per millisecond first. Each read
+      // of a linear code here still needs a second opinion, which the later passes give.
+      var hard = reader.options
+      hard.tryHarder = true
+      let hardReader = ZXingReader(options: hard)
+      hard.binarizer = .globalHistogram
+      passes.append(
+        Pass(
+          zbar: useZBar, zxing: ZXingReader(options: hard), rescue: true,
+          prepare: { (gray.blurred(), identity) }))
+      // The same blurred copy with the local binariser: a second zxing read of what the first
+      // found (a one-library code needs two passes).
+      passes.append(
+        Pass(zbar: false, zxing: hardReader, rescue: true, prepare: { (gray.blurred(), identity) }))
+      for index in 0..<3 {
+        passes.append(
+          Pass(
+            zbar: useZBar, zxing: hardReader, rescue: true,
+            prepare: {
+              guard index < cache.regions.count else { return nil }
+              return CodeRegions.upright(cache.regions[index], of: gray.sharpened()).map {
+                ($0.image, $0.toSource)
+              }
+            }))
+      }
+      passes.append(
+        Pass(
+          zbar: useZBar, zxing: hardReader, rescue: true,
+          prepare: { (gray.scaled(by: 1.5), { Point($0.x / 1.5, $0.y / 1.5) }) }))
+      for index in 0..<2 {
+        passes.append(
+          Pass(
+            zbar: false, zxing: hardReader, rescue: true,
+            prepare: {
+              guard index < cache.regions.count else { return nil }
+              return CodeRegions.upright(cache.regions[index], of: gray, scale: 2).map {
+                ($0.image, $0.toSource)
+              }
+            }))
+      }
+    }
+    var rescueStarted: DispatchTime?
     for pass in passes {
       if findings.isSatisfied || !keepGoing() { break }
-      let (image, toSource) = pass.prepare()
-      let mapping: (Point) -> Point = { toImage(toSource($0)) }
+      if pass.onlyWhenNothingRead && findings.hasReads { continue }
+      if pass.rescue {
+        if rescueStarted == nil {
+          // Nothing read and nothing that looks like a code: the rescue would find nothing.
+          if !findings.hasReads && cache.regions.isEmpty { break }
+          rescueStarted = DispatchTime.now()
+        }
+        if Double(DispatchTime.now().uptimeNanoseconds - rescueStarted!.uptimeNanoseconds) / 1e9
+          > strategy.rescueBudget
+        {
+          break
+        }
+      }
+      guard let prepared = pass.prepare() else { continue }
+      let (image, toSource) = prepared
+      findings.source += 1
+      let mapping: (Point) -> Point = { toImage(fromThin(toSource($0))) }
       for decoder in strategy.decoders {
         if findings.isSatisfied { break }
         switch decoder {
         case .zbar where pass.zbar:
           for record in zbarRecords(image, mapping: mapping) { findings.add(record) }
         case .zxing:
-          if let reader = pass.zxing { readAll(with: reader, image, mapping: mapping, into: &findings) }
+          if let reader = pass.zxing {
+            readAll(with: reader, image, mapping: mapping, zbarAround: useZBar && !pass.zbar, into: &findings)
+          }
         default:
           break
         }
       }
     }
-    findings.settle()
   }
 
   private func variant(binarizer: ZXingReader.Binarizer) -> ZXingReader {
@@ -262,8 +394,13 @@ public final class BarcodeScanner {
 
   /// zxing 1.4's single read returns one code; to find several, each found code is painted over
   /// with white and the image read again.
+  ///
+  /// - Parameter zbarAround: zbar did not read this copy: it reads the neighbourhood of each linear
+  ///   code zxing finds, the second opinion a linear code needs (a large screenshot's plain read
+  ///   is zxing's alone, zbar over 3 megapixels costing several times the crop).
   private func readAll(
-    with reader: ZXingReader, _ gray: Bitmap, mapping: (Point) -> Point, into findings: inout Findings
+    with reader: ZXingReader, _ gray: Bitmap, mapping: (Point) -> Point, zbarAround: Bool = false,
+    into findings: inout Findings
   ) {
     var image = gray
     for _ in 0..<max(1, findings.expectedCodes == 0 ? 4 : findings.expectedCodes) {
@@ -282,6 +419,12 @@ public final class BarcodeScanner {
         record.decoder = "zxing"
         record.quad = Self.rounded(Quad.clockwise(symbol.points.map(mapping)))
         findings.add(record)
+        if zbarAround, Findings.isLinear(record), !findings.isSatisfied,
+          let around = image.neighbourhood(of: symbol.points)
+        {
+          let offset: (Point) -> Point = { mapping(Point($0.x + Double(around.1), $0.y + Double(around.2))) }
+          for record in zbarRecords(around.0, mapping: offset) { findings.add(record) }
+        }
       }
       if findings.isSatisfied { return }
       image = image.paintedWhite(around: symbol.points)
@@ -294,6 +437,21 @@ public final class BarcodeScanner {
 }
 
 extension Bitmap {
+  /// The band around a linear code's scan line, grown along it by a sixth of its length (the
+  /// quiet zones) and across it by 24 px (a few rows of bars are all zbar needs), with its
+  /// top-left corner; nil when empty.
+  func neighbourhood(of points: [Point]) -> (Bitmap, Int, Int)? {
+    guard !points.isEmpty else { return nil }
+    let xs = points.map(\.x), ys = points.map(\.y)
+    let length = max(xs.max()! - xs.min()!, ys.max()! - ys.min()!)
+    let wide = xs.max()! - xs.min()! >= ys.max()! - ys.min()!
+    let mx = wide ? length / 6 + 16 : 24, my = wide ? 24 : length / 6 + 16
+    let x0 = max(0, Int(xs.min()! - mx)), x1 = min(width, Int(xs.max()! + mx) + 1)
+    let y0 = max(0, Int(ys.min()! - my)), y1 = min(height, Int(ys.max()! + my) + 1)
+    guard x1 - x0 >= 8, y1 - y0 >= 8 else { return nil }
+    return (cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), x0, y0)
+  }
+
   /// A copy with the bounding box of `points`, widened by a margin, set to white.
   func paintedWhite(around points: [Point]) -> Bitmap {
     guard !points.isEmpty else { return self }

@@ -86,6 +86,12 @@ public struct BarcodeRecord: Codable, Sendable, Equatable {
   public var decoder: String?
   public var dynamic: Bool?
   public var dynamicReason: String?
+  /// The text as the symbol carries it when `value` is an interpretation of it (Code 39 Full
+  /// ASCII pairs decoded, a Code 32 pharmacode as its `A` + 9 digits).
+  public var raw: String?
+  /// When an image holds several codes: true on the card's own (the largest, then the most
+  /// central), false on the others; absent when there is one code.
+  public var primary: Bool?
 
   public init(symbology: String, value: String) {
     self.symbology = symbology
@@ -93,7 +99,7 @@ public struct BarcodeRecord: Codable, Sendable, Equatable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case symbology, value, gtin, bytes, quad, decoder, dynamic
+    case symbology, value, gtin, bytes, quad, decoder, dynamic, raw, primary
     case checksumOK = "checksum_ok"
     case dynamicReason = "dynamic_reason"
   }

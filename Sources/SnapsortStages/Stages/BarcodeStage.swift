@@ -46,6 +46,11 @@ public final class BarcodeStage: Stage {
     /// zbar scans every n-th row and column: 2 halves the time on large, crisp codes
     /// (screenshots) and misses small or blurred ones in photos.
     public var scanDensity: Int = 1
+    /// When the other passes confirm no code: blurred, region-deskewed and enlarged copies, read
+    /// with try-harder, only where a code-like region was seen.
+    public var rescuePasses: Bool = true
+    /// The rescue's time per scanned image, in milliseconds.
+    public var rescueBudgetMs: Int = 80
     public init() {}
   }
 
@@ -55,6 +60,9 @@ public final class BarcodeStage: Stage {
     }
     guard !options.decoders.isEmpty else {
       throw ConfigError(path: "decoders", "name at least one of zbar, zxing")
+    }
+    guard (0...10_000).contains(options.rescueBudgetMs) else {
+      throw ConfigError(path: "rescue_budget_ms", "must be 0…10000")
     }
     guard (0...64).contains(options.expectedCodes) else {
       throw ConfigError(path: "expected_codes", "must be 0…64")
@@ -76,6 +84,8 @@ public final class BarcodeStage: Stage {
     strategy.zbarDensity = options.scanDensity
     strategy.zxingTryHarder = options.zxingTryHarder
     strategy.zxingTryRotate = options.zxingTryRotate
+    strategy.rescue = options.rescuePasses
+    strategy.rescueBudget = Double(options.rescueBudgetMs) / 1000
     self.scanner = try BarcodeScanner(strategy: strategy)
   }
 
@@ -113,8 +123,47 @@ public final class BarcodeStage: Stage {
         }
       }
     }
-    let found = findings.sorted
+    var found = findings.sorted
+    let centre: Point
+    if let card = item.artifacts[CardCrop.self], card.quad.count == 4 {
+      centre = Point(card.quad.map(\.x).reduce(0, +) / 4, card.quad.map(\.y).reduce(0, +) / 4)
+    } else {
+      let scale = pixels.analysisScale
+      centre = Point(Double(pixels.analysis.width) * scale / 2, Double(pixels.analysis.height) * scale / 2)
+    }
+    Self.markPrimary(&found, centre: centre)
+    // A linear read that nothing confirmed is not a code; it is named so that a user can check.
+    let unconfirmed =
+      found.isEmpty
+      ? findings.unconfirmed.map {
+        "unconfirmed read not reported: \($0.symbology) \($0.value) (\($0.decoder ?? "?"))"
+      } : []
     item.artifacts.write(
-      CodeReads(barcodes: found, notes: (found.isEmpty ? ["no code found"] : []) + findings.notes))
+      CodeReads(
+        barcodes: found, notes: (found.isEmpty ? ["no code found"] : []) + unconfirmed + findings.notes))
+  }
+
+  /// With several codes, the card's own is the largest (the longer side of its box; a linear
+  /// code's quad may be its scan line), then the one nearest the card's or image's centre.
+  static func markPrimary(_ records: inout [BarcodeRecord], centre: Point) {
+    guard records.count > 1 else { return }
+    func size(_ record: BarcodeRecord) -> Double {
+      guard let corners = record.quad?.corners, !corners.isEmpty else { return 0 }
+      let xs = corners.map(\.x), ys = corners.map(\.y)
+      return max(xs.max()! - xs.min()!, ys.max()! - ys.min()!)
+    }
+    func distance(_ record: BarcodeRecord) -> Double {
+      guard let corners = record.quad?.corners, !corners.isEmpty else { return .infinity }
+      let x = corners.map(\.x).reduce(0, +) / Double(corners.count)
+      let y = corners.map(\.y).reduce(0, +) / Double(corners.count)
+      return ((x - centre.x) * (x - centre.x) + (y - centre.y) * (y - centre.y)).squareRoot()
+    }
+    let best = records.indices.max { a, b in
+      let sa = size(records[a]), sb = size(records[b])
+      // Sizes within a tenth of each other are a tie, settled by the centre.
+      if abs(sa - sb) > 0.1 * max(sa, sb) { return sa < sb }
+      return distance(records[a]) > distance(records[b])
+    }!
+    for index in records.indices { records[index].primary = index == best }
   }
 }

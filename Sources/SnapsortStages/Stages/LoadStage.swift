@@ -24,7 +24,8 @@ public final class LoadStage: Stage {
     public var maxPixels: Int = 100_000_000
     /// Longest side of the analysis copy that detection stages work on.
     public var analysisMaxSide: Int = 1600
-    /// Images smaller than this on either side cannot hold a card or a code.
+    /// Images whose longer side is shorter than this cannot hold a card or a code. The shorter
+    /// side may be a single pixel: a strip cut along a linear code's scan line (69 × 1) holds it.
     public var minSide: Int = 8
     public init() {}
   }
@@ -70,10 +71,10 @@ public final class LoadStage: Stage {
         "image is \(header.width) × \(header.height) (\(Self.megapixels(pixels)) MP), over the limit of "
           + "\(Self.megapixels(options.maxPixels)) MP set by max_pixels")
     }
-    guard header.width >= options.minSide, header.height >= options.minSide else {
+    guard max(header.width, header.height) >= options.minSide, min(header.width, header.height) >= 1 else {
       throw StageFailure(
         "image is only \(header.width) × \(header.height) pixels, too small to hold a card or a code "
-          + "(min_side \(options.minSide))")
+          + "(min_side \(options.minSide), the longer side)")
     }
     let swapsAxes = header.orientation >= 5
     let width = swapsAxes ? header.height : header.width

@@ -27,11 +27,14 @@ final class BarcodeDatasetTests: XCTestCase {
 
   /// Snapsort's own counts, which may only go up: the barcode stage with its default options
   /// (zxing then zbar, every pass, expected_codes 1), measured with `snapsort eval-barcodes
-  /// ../shared/data/barcodes`: 175 of 193 (zbar alone 97, zxing-cpp 1.4 alone 154).
+  /// ../shared/data/barcodes`: 176 of 193 (zbar alone 98, zxing-cpp 1.4 alone 155). upca-4 went
+  /// down from 13 to 11 with issue #26's confirmation rule: where the right code is read by one
+  /// library once, beside valid-checksum misreads (upca-4/1, /2), nothing is reported now; no
+  /// false code weighs more than one more exact match.
   static let minimums: [String: Int] = [
-    "aztec-2": 7, "code128-1": 6, "code128-3": 2, "code39-1": 5, "datamatrix-2": 13, "datamatrix-4": 21,
+    "aztec-2": 9, "code128-1": 6, "code128-3": 2, "code39-1": 6, "datamatrix-2": 13, "datamatrix-4": 21,
     "datamatrix-5": 0, "ean13-1": 14, "ean13-3": 8, "itf-2": 6, "pdf417-1": 17, "qrcode-1": 8, "qrcode-3": 18,
-    "qrcode-5": 16, "upca-1": 5, "upca-3": 6, "upca-4": 13, "upce-3": 10,
+    "qrcode-5": 16, "upca-1": 5, "upca-3": 6, "upca-4": 11, "upce-3": 10,
   ]
 
   func testExactMatchesPerFolder() throws {

@@ -1,0 +1,175 @@
+import Foundation
+import SnapsortImaging
+import SnapsortNative
+
+/// Where in a grey image a code may be: blocks of dense, strong gradient joined into regions, each
+/// with the direction of its edges (bars, or a 2-D code's module grid, modulo 90°).
+///
+/// zxing-cpp 1.4's Aztec detector misses large codes turned a few degrees; the same code cut out
+/// and turned upright reads (bench/barcodes/FINDINGS.md, "region deskew": aztec-2/06, 07, 10,
+/// 11, 13).
+public enum CodeRegions {
+  public struct Region: Sendable, Equatable {
+    /// The rotated rectangle around the region, clockwise from the corner that is top-left once
+    /// turned upright, in image pixels.
+    public var corners: [Point]
+    /// The edges' direction in degrees (−45…45).
+    public var angle: Double
+    public var width: Double
+    public var height: Double
+  }
+
+  /// Regions of at least `minimumBlocks` blocks of `block` × `block` pixels whose mean gradient is
+  /// strong, the largest first (at most `limit`).
+  public static func find(in gray: Bitmap, block: Int = 8, minimumBlocks: Int = 6, limit: Int = 3) -> [Region]
+  {
+    precondition(gray.format == .gray)
+    let w = gray.width, h = gray.height
+    let bw = w / block, bh = h / block
+    guard bw >= 3, bh >= 3 else { return [] }
+    var energy = [Double](repeating: 0, count: bw * bh)
+    var cos4 = [Double](repeating: 0, count: bw * bh)
+    var sin4 = [Double](repeating: 0, count: bw * bh)
+    gray.pixels.withUnsafeBufferPointer { p in
+      for y in 1..<(bh * block - 1) where y < h - 1 {
+        for x in 1..<(bw * block - 1) where x < w - 1 {
+          let gx = Double(Int(p[y * w + x + 1]) - Int(p[y * w + x - 1]))
+          let gy = Double(Int(p[(y + 1) * w + x]) - Int(p[(y - 1) * w + x]))
+          let m2 = gx * gx + gy * gy
+          guard m2 > 0 else { continue }
+          let b = (y / block) * bw + x / block
+          let m = m2.squareRoot()
+          energy[b] += m
+          // The angle taken four times: bars and a square grid's two edge directions agree.
+          let c2 = (gx * gx - gy * gy) / m2, s2 = 2 * gx * gy / m2
+          cos4[b] += m * (c2 * c2 - s2 * s2)
+          sin4[b] += m * 2 * s2 * c2
+        }
+      }
+    }
+    let area = Double(block * block)
+    let strongest = energy.max() ?? 0
+    // A code's blocks are full of strong edges; text and photo texture mostly are not.
+    let threshold = max(24 * area, 0.35 * strongest)
+    var label = [Int](repeating: -1, count: bw * bh)
+    var regions: [(blocks: [Int], weight: Double)] = []
+    for start in 0..<(bw * bh) where energy[start] >= threshold && label[start] < 0 {
+      var stack = [start], blocks: [Int] = []
+      label[start] = regions.count
+      while let b = stack.popLast() {
+        blocks.append(b)
+        let bx = b % bw, by = b / bw
+        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+          let nx = bx + dx, ny = by + dy
+          guard nx >= 0, ny >= 0, nx < bw, ny < bh else { continue }
+          let n = ny * bw + nx
+          if label[n] < 0 && energy[n] >= threshold {
+            label[n] = regions.count
+            stack.append(n)
+          }
+        }
+      }
+      regions.append((blocks, blocks.reduce(0) { $0 + energy[$1] }))
+    }
+    return regions.filter { $0.blocks.count >= minimumBlocks }.sorted { $0.weight > $1.weight }.prefix(limit)
+      .map { region in
+        let c = region.blocks.reduce(0) { $0 + cos4[$1] }, s = region.blocks.reduce(0) { $0 + sin4[$1] }
+        let theta = atan2(s, c) / 4
+        let ct = cos(theta), st = sin(theta)
+        // The blocks' corners in the rotated frame; their bounding box, grown by a block and a
+        // fifth for the quiet zone, back in image pixels.
+        var minU = Double.infinity, maxU = -Double.infinity, minV = Double.infinity, maxV = -Double.infinity
+        for b in region.blocks {
+          let x0 = Double((b % bw) * block), y0 = Double((b / bw) * block)
+          for (x, y) in [
+            (x0, y0), (x0 + Double(block), y0), (x0, y0 + Double(block)),
+            (x0 + Double(block), y0 + Double(block)),
+          ] {
+            let u = x * ct + y * st, v = -x * st + y * ct
+            minU = min(minU, u)
+            maxU = max(maxU, u)
+            minV = min(minV, v)
+            maxV = max(maxV, v)
+          }
+        }
+        let margin = Double(block) + 0.2 * max(maxU - minU, maxV - minV)
+        minU -= margin
+        maxU += margin
+        minV -= margin
+        maxV += margin
+        func point(_ u: Double, _ v: Double) -> Point { Point(u * ct - v * st, u * st + v * ct) }
+        return Region(
+          corners: [point(minU, minV), point(maxU, minV), point(maxU, maxV), point(minU, maxV)],
+          angle: theta * 180 / .pi, width: maxU - minU, height: maxV - minV)
+      }
+  }
+
+  /// The region cut out upright at `scale` times its size; `toSource` maps a point of the cut back
+  /// to the image's pixels. Nil when the region is degenerate.
+  public static func upright(_ region: Region, of gray: Bitmap, scale: Double = 1)
+    -> (image: Bitmap, toSource: (Point) -> Point)?
+  {
+    let w = max(8, Int((region.width * scale).rounded())), h = max(8, Int((region.height * scale).rounded()))
+    guard w * h <= 16_000_000 else { return nil }
+    let out = [Point(0, 0), Point(Double(w), 0), Point(Double(w), Double(h)), Point(0, Double(h))]
+    guard let back = Homography(from: out, to: region.corners) else { return nil }
+    let c = back
+    let image = Bitmap(width: w, height: h, format: .gray) { dst in
+      gray.pixels.withUnsafeBufferPointer { src in
+        let gw = gray.width, gh = gray.height
+        for y in 0..<h {
+          for x in 0..<w {
+            let p = c.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
+            let sx = p.x - 0.5, sy = p.y - 0.5
+            let ix = Int(sx.rounded(.down)), iy = Int(sy.rounded(.down))
+            // Outside the image is white: a quiet zone.
+            guard ix >= 0, iy >= 0, ix < gw - 1, iy < gh - 1 else {
+              dst[y * w + x] = 255
+              continue
+            }
+            let fx = sx - Double(ix), fy = sy - Double(iy)
+            let i = iy * gw + ix
+            let top = Double(src[i]) * (1 - fx) + Double(src[i + 1]) * fx
+            let bottom = Double(src[i + gw]) * (1 - fx) + Double(src[i + gw + 1]) * fx
+            dst[y * w + x] = UInt8(clamping: Int((top * (1 - fy) + bottom * fy).rounded()))
+          }
+        }
+      }
+    }
+    return (image, { back.apply($0) })
+  }
+}
+
+extension Bitmap {
+  /// Gaussian blur with σ ≈ 1 (the binomial kernel 1 4 6 4 1 over rows, then columns): removes
+  /// the aliasing of a resampled print before a global threshold (upca-4/1, 2, 6).
+  public func blurred() -> Bitmap {
+    precondition(format == .gray)
+    let w = width, h = height
+    guard w >= 5, h >= 5 else { return self }
+    var rows = [UInt16](repeating: 0, count: w * h)
+    pixels.withUnsafeBufferPointer { src in
+      for y in 0..<h {
+        let r = y * w
+        for x in 0..<w {
+          let a = Int(src[r + Swift.max(0, x - 2)]), b = Int(src[r + Swift.max(0, x - 1)])
+          let c = Int(src[r + x]), d = Int(src[r + Swift.min(w - 1, x + 1)]),
+            e = Int(src[r + Swift.min(w - 1, x + 2)])
+          rows[r + x] = UInt16(a + 4 * b + 6 * c + 4 * d + e)
+        }
+      }
+    }
+    return Bitmap(width: w, height: h, format: .gray) { out in
+      for y in 0..<h {
+        let a = Swift.max(0, y - 2) * w, b = Swift.max(0, y - 1) * w, c = y * w
+        let d = Swift.min(h - 1, y + 1) * w, e = Swift.min(h - 1, y + 2) * w
+        for x in 0..<w {
+          let sum =
+            Int(rows[a + x]) + 4 * Int(rows[b + x]) + 6 * Int(rows[c + x]) + 4 * Int(rows[d + x])
+            + Int(rows[e + x])
+          out[c + x] = UInt8(clamping: (sum + 128) / 256)
+        }
+      }
+    }
+  }
+}
