@@ -59,7 +59,7 @@ compare() {
       echo "identical: $name ($(wc -l <"$file") lines)"
     else
       echo "DIFFERENT: $name"
-      diff <(tr ',' '\n' <"$file") <(tr ',' '\n' <"$after/$name") | head -20
+      diff <(tr ',' '\n' <"$file") <(tr ',' '\n' <"$after/$name") | head -20 || true
       failed=1
     fi
   done
