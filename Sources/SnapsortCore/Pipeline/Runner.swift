@@ -100,6 +100,14 @@ public final class Runner: Sendable {
       relativePath: input.relativePath, url: input.url, outputDirectory: outputDirectory,
       assumedKind: config.assumedKind, deadline: .now() + config.secondsPerImage, prefetched: prefetched)
     for seed in seeds { item.artifacts.write(seed) }
+    let error = runStages(on: item, with: pipeline, config: config, timings: &timings)
+    return RecordAssembly.record(of: item, error: error)
+  }
+
+  /// Runs the stages that apply to `item` in order; the first failure stops them and is returned.
+  static func runStages(
+    on item: PhotoItem, with pipeline: WorkerPipeline, config: PipelineConfig, timings: inout StageClock
+  ) -> RecordError? {
     for (step, stage) in pipeline.stages {
       if !step.when.isEmpty && !step.when.contains(item.kind) { continue }
       // Seeded: everything this stage would write is there already (a stage that writes nothing
@@ -109,7 +117,7 @@ public final class Runner: Sendable {
         let message =
           "time limit of \(Self.seconds(config.secondsPerImage)) per image (limits.seconds_per_image) "
           + "ran out before this stage"
-        return RecordAssembly.record(of: item, error: RecordError(stage: step.name, message: message))
+        return RecordError(stage: step.name, message: message)
       }
       let start = DispatchTime.now().uptimeNanoseconds
       let cpuStart = StageClock.threadCPUSeconds()
@@ -121,11 +129,10 @@ public final class Runner: Sendable {
       do {
         try stage.process(item)
       } catch {
-        return RecordAssembly.record(
-          of: item, error: RecordError(stage: step.name, message: Self.message(for: error)))
+        return RecordError(stage: step.name, message: Self.message(for: error))
       }
     }
-    return RecordAssembly.record(of: item, error: nil)
+    return nil
   }
 
   static func seconds(_ value: Double) -> String {
@@ -245,5 +252,15 @@ public final class PhotoPipeline {
     Runner.process(
       input, with: pipeline, config: config, outputDirectory: outputDirectory, seeds: seeds, timings: &timings
     )
+  }
+
+  /// One photo through the stages, with its artifacts, for a caller that needs more than the
+  /// record (an evaluation that hands the decoded image to other readers).
+  public func photo(for input: InputScanner.Input) -> (item: PhotoItem, record: Record) {
+    let item = PhotoItem(
+      relativePath: input.relativePath, url: input.url, outputDirectory: outputDirectory,
+      assumedKind: config.assumedKind, deadline: .now() + config.secondsPerImage)
+    let error = Runner.runStages(on: item, with: pipeline, config: config, timings: &timings)
+    return (item, RecordAssembly.record(of: item, error: error))
   }
 }

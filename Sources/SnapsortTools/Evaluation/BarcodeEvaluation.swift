@@ -84,8 +84,9 @@ public enum BarcodeEvaluation {
     for sample in try samples(in: root) {
       var counts = report.folders[sample.folder] ?? FolderCounts()
       counts.images += 1
-      if load.record(for: sample.input).status == .ok {
-        if baselines, let gray = try? loadedImage(sample.input.url) {
+      let loaded = load.photo(for: sample.input)
+      if loaded.record.status == .ok {
+        if baselines, let gray = try? loaded.item.fullImage().grayscale() {
           var started = DispatchTime.now()
           let zbarRecords = zbar.scan(gray).map {
             BarcodeNormalizer.record(symbology: Symbology(zbarType: $0.type), bytes: $0.data)
@@ -140,13 +141,6 @@ public enum BarcodeEvaluation {
     }
     let json: [String: Any] = ["version": PipelineConfig.currentVersion, "kind": "card", "stages": stages]
     return try PipelineConfig.parse(try JSONSerialization.data(withJSONObject: json), context: StageContext())
-  }
-
-  /// The full-resolution, orientation-corrected grey image the baselines read, decoded as load does.
-  static func loadedImage(_ url: URL) throws -> Bitmap {
-    let item = PhotoItem(relativePath: url.lastPathComponent, url: url, outputDirectory: nil)
-    try LoadStage(options: .init(), context: StageContext()).process(item)
-    return try item.fullImage().grayscale()
   }
 
   static func milliseconds(since start: DispatchTime) -> Double {
