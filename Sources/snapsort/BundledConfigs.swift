@@ -16,7 +16,7 @@ enum BundledConfigs {
         {"stage": "detect_card", "when": "card"},
         {"stage": "warp", "when": "card"},
         {"stage": "palette", "when": "card"},
-        {"stage": "barcode", "when": "card"},
+        {"stage": "barcode", "when": ["card", "receipt"]},
         {"stage": "ocr", "languages": "eng", "name_languages": "Latin", "when": "card"},
         {"stage": "issuer", "model": "issuer-model.json", "when": "card"},
         {"stage": "receipt_warp", "when": "receipt"},
