@@ -133,27 +133,17 @@ public enum Rewarp {
     let inputs = corrections.map {
       InputScanner.Input(relativePath: $0.file, url: root.appendingPathComponent($0.file))
     }
-    let collected = RecordCollector()
     // A normal run seeded with the person's corners (their order is the card's, so warp keeps it)
     // and the kind the config assumes: detection and classification are not run again.
-    _ = try Runner(config: config, jobs: 1, outputDirectory: outputDirectory).run(
-      inputs,
+    let rewarped = try Runner(config: config, jobs: 1, outputDirectory: outputDirectory).records(
+      for: inputs,
       seeds: { input in
         [
           KindDecision(classification: nil, kind: nil),
           CardGeometry(quad: quads[input.relativePath], confidence: 1, reason: nil, cornersAreFinal: true),
         ]
-      },
-      sink: collected.add)
-    for record in collected.records { byFile[record.file] = record }
+      })
+    byFile.merge(rewarped) { _, new in new }
     return byFile.values.sorted { $0.file < $1.file }
   }
-}
-
-/// Records handed to a run's sink, kept in order.
-final class RecordCollector: @unchecked Sendable {
-  // Confinement: `add` is called on the runner's serial sink queue only; `records` is read after
-  // the run returns.
-  private(set) var records: [Record] = []
-  func add(_ record: Record) { records.append(record) }
 }

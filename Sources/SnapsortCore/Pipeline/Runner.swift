@@ -78,6 +78,17 @@ public final class Runner: Sendable {
     return RunTimings(perStage: merged.wall, cpuPerStage: merged.cpu, notStarted: state.remaining)
   }
 
+  /// Processes `inputs` and returns their records by path, for callers that want them all at once
+  /// (training, corrections) rather than as they finish.
+  public func records(
+    for inputs: [InputScanner.Input], seeds: (@Sendable (InputScanner.Input) -> [any Artifact])? = nil,
+    progress: (@Sendable (Progress) -> Void)? = nil
+  ) throws -> [String: Record] {
+    let collected = RecordsByFile()
+    _ = try run(inputs, seeds: seeds, sink: collected.add, progress: progress)
+    return collected.records
+  }
+
   /// Runs every stage on one input; any failure becomes the record's error.
   ///
   /// - Parameter seeds: artifacts the photo starts with (a person's corners); a stage whose every
@@ -263,4 +274,12 @@ public final class PhotoPipeline {
     let error = Runner.runStages(on: item, with: pipeline, config: config, timings: &timings)
     return (item, RecordAssembly.record(of: item, error: error))
   }
+}
+
+/// Records handed to a run's sink, by path.
+private final class RecordsByFile: @unchecked Sendable {
+  // Confinement: `add` is called on the runner's serial sink queue only; `records` is read after
+  // the run returns.
+  private(set) var records: [String: Record] = [:]
+  func add(_ record: Record) { records[record.file] = record }
 }

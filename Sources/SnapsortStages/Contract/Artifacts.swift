@@ -28,38 +28,23 @@ public struct ImagePixels: Artifact {
   public let analysis: Bitmap
   /// Full-resolution pixels per analysis pixel.
   public let analysisScale: Double
-  private let fullResolution: FullResolution
+  private let fullResolution: Lazy<Result<Bitmap, any Error>>
 
   public init(
     analysis: Bitmap, analysisScale: Double, full: Bitmap?, decodeFull: @escaping () throws -> Bitmap
   ) {
     self.analysis = analysis
     self.analysisScale = analysisScale
-    self.fullResolution = FullResolution(image: full, decode: decodeFull)
+    self.fullResolution = full.map { Lazy(made: .success($0)) } ?? Lazy { Result { try decodeFull() } }
   }
 
   /// The full-resolution image when it is already decoded (PNG and WebP have no shrink-on-load).
-  public var decodedFull: Bitmap? { fullResolution.image }
+  public var decodedFull: Bitmap? { try? fullResolution.made?.get() }
 
   /// The full-resolution image, decoding it on first use.
-  public func full() throws -> Bitmap { try fullResolution.get() }
+  /// Decoded once, when first asked: a photo whose card is never warped never pays for it.
+  public func full() throws -> Bitmap { try fullResolution.value.get() }
 
-  /// Decodes once, when first asked: a photo whose card is never warped never pays for it.
-  private final class FullResolution {
-    var image: Bitmap?
-    var decode: (() throws -> Bitmap)?
-    init(image: Bitmap?, decode: @escaping () throws -> Bitmap) {
-      self.image = image
-      self.decode = image == nil ? decode : nil
-    }
-    func get() throws -> Bitmap {
-      if let image { return image }
-      let decoded = try decode!()
-      image = decoded
-      decode = nil
-      return decoded
-    }
-  }
 }
 
 /// What the photo is, decided from its pixels: `kind` is nil when the decision was not confident
@@ -158,30 +143,18 @@ public struct ReceiptPage: Artifact {
   public var quad: [Point]
   /// Degrees the text was turned by to make its rows level.
   public var skew: Double
-  private let binarisedPage: LazyBitmap
+  private let binarisedPage: Lazy<Bitmap>
 
   public init(grey: Bitmap, quad: [Point], skew: Double, binarise: @escaping () -> Bitmap) {
     self.grey = grey
     self.quad = quad
     self.skew = skew
-    self.binarisedPage = LazyBitmap(binarise)
+    self.binarisedPage = Lazy(binarise)
   }
 
   /// The page binarised, made on first use: a reading that never needs it should not pay for it.
   public var binarised: Bitmap { binarisedPage.value }
 
-  private final class LazyBitmap {
-    private var make: (() -> Bitmap)?
-    private var made: Bitmap?
-    init(_ make: @escaping () -> Bitmap) { self.make = make }
-    var value: Bitmap {
-      if let made { return made }
-      let image = make!()
-      made = image
-      make = nil
-      return image
-    }
-  }
 }
 
 /// The receipt's fields as read, with remarks on the reading.
@@ -192,5 +165,22 @@ public struct ReceiptReadout: Artifact {
   public init(receipt: ReceiptRecord, notes: [String]) {
     self.receipt = receipt
     self.notes = notes
+  }
+}
+
+/// A value made on first use and kept: an image a photo may never need.
+private final class Lazy<Value> {
+  private var make: (() -> Value)?
+  private(set) var made: Value?
+
+  init(_ make: @escaping () -> Value) { self.make = make }
+  init(made: Value) { self.made = made }
+
+  var value: Value {
+    if let made { return made }
+    let value = make!()
+    made = value
+    make = nil
+    return value
   }
 }

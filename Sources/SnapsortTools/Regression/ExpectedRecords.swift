@@ -45,7 +45,7 @@ public struct ExpectedRecords {
 
   /// A (file, field) pair recorded as not matching today, and why.
   public struct KnownMiss: Sendable, Equatable, Codable, Hashable {
-    /// The record's file (`cards/card-07-hand.jpg`), as `records.jsonl` names it.
+    /// The record's file (`2024/IMG_0042.jpg`), as `records.jsonl` names it.
     public var file: String
     /// The field group (`card.issuer`).
     public var field: String

@@ -67,27 +67,14 @@ public struct LabelledPhotos: Sendable {
   /// (they still count in evaluation, as a deployed run would see them).
   public func cards(jobs: Int, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [LabelledCard] {
     let config = try Self.featurePipeline()
-    let runner = Runner(config: config, jobs: jobs, outputDirectory: nil)
-    let collected = IssuerRecordCollector()
-    _ = try runner.run(
-      photos.map(\.input), sink: { collected.add($0) },
-      progress: { progress?($0.done, $0.total) })
-    let records = collected.byFile()
+    let records = try Runner(config: config, jobs: jobs, outputDirectory: nil).records(
+      for: photos.map(\.input), progress: { progress?($0.done, $0.total) })
     return photos.map { photo in
       let record = records[photo.input.relativePath]
       return LabelledCard(
         evidence: CardEvidence(card: record?.card), label: photo.label, source: photo.input.relativePath)
     }
   }
-}
-
-/// Records gathered from the runner's serial sink queue.
-final class IssuerRecordCollector: @unchecked Sendable {
-  // Confinement: `add` runs on the runner's serial sink queue; `byFile` after the run returns.
-  private var records: [String: Record] = [:]
-  private let lock = NSLock()
-  func add(_ record: Record) { lock.withLock { records[record.file] = record } }
-  func byFile() -> [String: Record] { lock.withLock { records } }
 }
 
 extension LabelledPhotos {
