@@ -221,7 +221,7 @@ public struct HTMLReport {
       html +=
         "<tr><td>\(HTMLText.escape(item.description))</td><td>\(HTMLText.escape(item.quantity ?? ""))</td>"
       html +=
-        "<td>\(HTMLText.escape(item.unitPrice ?? ""))</td><td class=\"num\">\(HTMLText.escape(item.amount))</td></tr>"
+        "<td>\(HTMLText.escape(item.unitPrice?.description ?? ""))</td><td class=\"num\">\(HTMLText.escape(item.amount.description))</td></tr>"
     }
     html += "</tbody><tfoot>"
     for (label, value) in [
@@ -229,7 +229,7 @@ public struct HTMLReport {
       ("total", receipt.total),
     ] {
       if let value {
-        html += "<tr><th colspan=\"3\">\(label)</th><td class=\"num\">\(HTMLText.escape(value))</td></tr>"
+        html += "<tr><th colspan=\"3\">\(label)</th><td class=\"num\">\(value)</td></tr>"
       }
     }
     html += "</tfoot></table>"

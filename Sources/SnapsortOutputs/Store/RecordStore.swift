@@ -254,7 +254,7 @@ public final class RecordStore {
       "issuer_id": card?.issuer?.id, "issuer_name": card?.issuer?.name,
       "issuer_confidence": card?.issuer.map { $0.confidence }, "merchant": receipt?.merchant,
       "date": receipt?.date,
-      "total": receipt?.total, "currency": receipt?.currency,
+      "total": receipt?.total?.description, "currency": receipt?.currency,
       "header_color": card?.headerColor ?? card?.colors?.first?.hex,
       "crop": card?.crop, "error": record.error.map { "\($0.stage): \($0.message)" },
     ]
@@ -275,7 +275,9 @@ public final class RecordStore {
           INSERT INTO receipt_items(record_id, position, description, quantity, unit_price, amount)
           VALUES (?, ?, ?, ?, ?, ?)
           """,
-        arguments: [id, position, item.description, item.quantity, item.unitPrice, item.amount])
+        arguments: [
+          id, position, item.description, item.quantity, item.unitPrice?.description, item.amount.description,
+        ])
     }
   }
 

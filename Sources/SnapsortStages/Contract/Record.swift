@@ -213,9 +213,9 @@ public struct ReceiptField: Codable, Sendable, Equatable {
 public struct ReceiptItem: Codable, Sendable, Equatable {
   public var description: String
   @Nullable public var quantity: String? = nil
-  @Nullable public var unitPrice: String? = nil
-  public var amount: String
-  public init(description: String, quantity: String?, unitPrice: String?, amount: String) {
+  @Nullable public var unitPrice: Money? = nil
+  public var amount: Money
+  public init(description: String, quantity: String?, unitPrice: Money?, amount: Money) {
     self.description = description
     self.quantity = quantity
     self.unitPrice = unitPrice
@@ -251,10 +251,10 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
   public var time: String?
   @Nullable public var currency: String? = nil
   public var items: [ReceiptItem]
-  @Nullable public var subtotal: String? = nil
-  @Nullable public var savings: String? = nil
-  @Nullable public var tax: String? = nil
-  @Nullable public var total: String? = nil
+  @Nullable public var subtotal: Money? = nil
+  @Nullable public var savings: Money? = nil
+  @Nullable public var tax: Money? = nil
+  @Nullable public var total: Money? = nil
   @Nullable public var referenceNumber: String? = nil
   @Nullable public var checks: ReceiptChecks? = nil
   public var confidence: Double?

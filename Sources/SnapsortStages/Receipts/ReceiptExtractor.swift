@@ -108,14 +108,17 @@ public struct ReceiptExtractor: Sendable {
   static func record(
     _ totals: Totals, into receipt: inout ReceiptRecord, fields: inout [String: ReceiptField]
   ) {
-    receipt.total = totals.total?.value.description
-    set(&fields, "total", receipt.total, totals.total?.confidence ?? 0, totals.total?.line)
-    receipt.subtotal = totals.subtotal?.value.description
-    set(&fields, "subtotal", receipt.subtotal, totals.subtotal?.confidence ?? 0, totals.subtotal?.line)
-    receipt.savings = totals.savings?.value.magnitude.description
-    set(&fields, "savings", receipt.savings, totals.savings?.confidence ?? 0, totals.savings?.line)
-    receipt.tax = totals.tax?.value.description
-    set(&fields, "tax", receipt.tax, totals.tax?.confidence ?? 0, totals.tax?.line)
+    receipt.total = totals.total?.value
+    set(&fields, "total", receipt.total?.description, totals.total?.confidence ?? 0, totals.total?.line)
+    receipt.subtotal = totals.subtotal?.value
+    set(
+      &fields, "subtotal", receipt.subtotal?.description, totals.subtotal?.confidence ?? 0,
+      totals.subtotal?.line)
+    receipt.savings = totals.savings?.value.magnitude
+    set(
+      &fields, "savings", receipt.savings?.description, totals.savings?.confidence ?? 0, totals.savings?.line)
+    receipt.tax = totals.tax?.value
+    set(&fields, "tax", receipt.tax?.description, totals.tax?.confidence ?? 0, totals.tax?.line)
   }
 
   /// The record's confidence: the mean of merchant's, date's and total's, raised when the

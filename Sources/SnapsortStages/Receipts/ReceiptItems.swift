@@ -103,8 +103,7 @@ enum ReceiptItems {
   static func make(_ description: String, _ quantity: String, _ unitPrice: Money, _ amount: Money) -> Item {
     Item(
       item: ReceiptItem(
-        description: description, quantity: quantity, unitPrice: unitPrice.description,
-        amount: amount.description),
+        description: description, quantity: quantity, unitPrice: unitPrice, amount: amount),
       amount: amount)
   }
 

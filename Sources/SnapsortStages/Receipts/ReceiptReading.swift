@@ -139,9 +139,7 @@ extension ReceiptRecord {
 
   /// The consistency checks again, after an amount was replaced by another reading's.
   mutating func recheckAmounts() {
-    let money = { (text: String?) in text.flatMap(Money.parse) }
     checks = ReceiptConsistency.check(
-      items: items.compactMap { money($0.amount) }, subtotal: money(subtotal), savings: money(savings),
-      tax: money(tax), total: money(total))
+      items: items.map(\.amount), subtotal: subtotal, savings: savings, tax: tax, total: total)
   }
 }

@@ -160,7 +160,7 @@ public final class ReceiptStage: Stage {
     guard decided != field.value else { return }
     receipt.fields?["total"] = ReceiptField(
       value: decided, confidence: field.confidence, line: index, reading: "line", source: line.text)
-    receipt.total = decided
+    receipt.total = Money(recordString: decided)
     receipt.recheckAmounts()
     receipt.refreshConfidence()
   }

@@ -89,4 +89,28 @@ final class RecordAssemblyTests: XCTestCase {
     XCTAssertEqual(photo.record.receipt?.skew, 1.23)
     XCTAssertEqual(photo.record.receipt?.items, [])
   }
+
+  func testAmountsAreWrittenAsDecimalStringsAndReadBackExactly() throws {
+    var receipt = ReceiptRecord()
+    receipt.total = Money(cents: 1744)
+    receipt.savings = Money(cents: 5)
+    receipt.items = [
+      ReceiptItem(description: "Rabatt", quantity: nil, unitPrice: nil, amount: Money(cents: -50))
+    ]
+    var record = Record(file: "r.jpg", sha256: "abc")
+    record.kind = .receipt
+    record.receipt = receipt
+    let json = String(decoding: try RecordCoding.encodeLine(record), as: UTF8.self)
+    XCTAssertTrue(json.contains(#""total":"17.44""#), json)
+    XCTAssertTrue(json.contains(#""savings":"0.05""#), json)
+    XCTAssertTrue(json.contains(#""amount":"-0.50""#), json)
+    XCTAssertTrue(json.contains(#""unit_price":null"#), json)
+    XCTAssertTrue(json.contains(#""tax":null"#), json)
+    XCTAssertEqual(try RecordCoding.decode(Data(json.utf8)), record)
+    for text in ["17.4", "17,44", "1e3", "", "-", ".44", "17.44 ", "١٧.٤٤"] {
+      XCTAssertNil(Money(recordString: text), text)
+    }
+    let bad = Data(json.replacingOccurrences(of: #""17.44""#, with: #""17,44""#).utf8)
+    XCTAssertThrowsError(try RecordCoding.decode(bad))
+  }
 }

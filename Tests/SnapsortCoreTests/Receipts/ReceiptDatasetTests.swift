@@ -66,7 +66,7 @@ final class ReceiptDatasetTests: XCTestCase {
             with: Data(contentsOf: folder.appendingPathComponent(stem + ".json"))) as? [String: Any] ?? [:]
         let receipt = record.receipt
         if let total = truth["total"] as? String, let got = receipt?.total,
-          Money.parse(total) == Money.parse(got)
+          Money.parse(total) == got
         {
           correct["total", default: 0] += 1
         }

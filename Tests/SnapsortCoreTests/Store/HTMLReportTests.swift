@@ -37,7 +37,7 @@ final class HTMLReportTests: XCTestCase {
     var records = [
       StoreFixtures.card("x/<b>.jpg", name: hostile, code: ("qr", hostile), text: [hostile]),
       StoreFixtures.receipt(
-        "r.jpg", merchant: hostile, date: hostile, total: "1", items: [(hostile, hostile)]),
+        "r.jpg", merchant: hostile, date: hostile, total: "1.00", items: [(hostile, "1.00")]),
       StoreFixtures.failure("e.jpg", message: hostile),
     ]
     records[0].card?.colors = [ColorShare(hex: "red;}</style><script>", share: 1)]

@@ -181,7 +181,7 @@ final class RecordStoreTests: XCTestCase {
     try store.replaceRun(records: [
       StoreFixtures.card("z.jpg", name: "Żabka", issuer: ("zabka", "Żabka")),
       StoreFixtures.card("a.jpg", name: "Åhléns", issuer: ("ahlens", "Åhléns")),
-      StoreFixtures.receipt("n.jpg", merchant: "Kaffe Nørrebro", date: "2024-01-02", total: "3", items: []),
+      StoreFixtures.receipt("n.jpg", merchant: "Kaffe Nørrebro", date: "2024-01-02", total: "3.00", items: []),
     ])
     for typed in ["Żabka", "zabka", "ZABKA", "żab"] {
       XCTAssertEqual(try files("", SearchFilter(issuer: typed)), ["z.jpg"], typed)

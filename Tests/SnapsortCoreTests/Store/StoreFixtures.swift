@@ -39,7 +39,7 @@ enum StoreFixtures {
   }
 
   static func receipt(
-    _ file: String, merchant: String, date: String, total: String, items: [(String, String)],
+    _ file: String, merchant: String, date: String, total: Money, items: [(String, Money)],
     text: [String] = []
   ) -> Record {
     var record = Record(file: file, sha256: sha(file))

@@ -1,5 +1,6 @@
 import SnapsortImaging
 import SnapsortNative
+import SnapsortStages
 
 // Boxes, points and quads written in tests as the records write them: `[x, y, width, height]`,
 // `[x, y]` and `[[x, y], …]`.
@@ -20,4 +21,12 @@ extension Point: ExpressibleByArrayLiteral {
 
 extension Quad: ExpressibleByArrayLiteral {
   public init(arrayLiteral corners: Point...) { self.init(corners) }
+}
+
+// Amounts as the records write them: `"17.44"`.
+extension Money: ExpressibleByStringLiteral {
+  public init(stringLiteral text: String) {
+    guard let money = Money(recordString: text) else { preconditionFailure("\"\(text)\" is not an amount") }
+    self = money
+  }
 }

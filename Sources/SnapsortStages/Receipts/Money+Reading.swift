@@ -1,26 +1,8 @@
 import Foundation
 import SnapsortImaging
 
-/// An amount of money in minor units (cents), read from receipt text with a decimal comma or
-/// point; never a floating-point number.
-public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
-  public var cents: Int
-
-  public init(cents: Int) { self.cents = cents }
-
-  /// The decimal string of the record: `"17.44"`, `"-1.00"`.
-  public var description: String {
-    let magnitude = abs(cents)
-    let fraction = magnitude % 100
-    return "\(cents < 0 ? "-" : "")\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
-  }
-
-  public var magnitude: Money { Money(cents: abs(cents)) }
-
-  public static func < (a: Money, b: Money) -> Bool { a.cents < b.cents }
-  public static func + (a: Money, b: Money) -> Money { Money(cents: a.cents + b.cents) }
-  public static func - (a: Money, b: Money) -> Money { Money(cents: a.cents - b.cents) }
-
+/// Reading amounts from receipt text, with a decimal comma or point.
+extension Money {
   /// An amount found in a line of text.
   public struct Found: Sendable, Equatable {
     public var money: Money
