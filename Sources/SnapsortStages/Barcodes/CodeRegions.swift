@@ -24,84 +24,14 @@ public enum CodeRegions {
   public static func find(in gray: Bitmap, block: Int = 8, minimumBlocks: Int = 6, limit: Int = 3) -> [Region]
   {
     precondition(gray.format == .gray)
-    let w = gray.width, h = gray.height
-    let bw = w / block, bh = h / block
-    guard bw >= 3, bh >= 3 else { return [] }
-    var energy = [Double](repeating: 0, count: bw * bh)
-    var cos4 = [Double](repeating: 0, count: bw * bh)
-    var sin4 = [Double](repeating: 0, count: bw * bh)
-    gray.pixels.withUnsafeBufferPointer { p in
-      for y in 1..<(bh * block - 1) where y < h - 1 {
-        for x in 1..<(bw * block - 1) where x < w - 1 {
-          let gx = Double(Int(p[y * w + x + 1]) - Int(p[y * w + x - 1]))
-          let gy = Double(Int(p[(y + 1) * w + x]) - Int(p[(y - 1) * w + x]))
-          let m2 = gx * gx + gy * gy
-          guard m2 > 0 else { continue }
-          let b = (y / block) * bw + x / block
-          let m = m2.squareRoot()
-          energy[b] += m
-          // The angle taken four times: bars and a square grid's two edge directions agree.
-          let c2 = (gx * gx - gy * gy) / m2, s2 = 2 * gx * gy / m2
-          cos4[b] += m * (c2 * c2 - s2 * s2)
-          sin4[b] += m * 2 * s2 * c2
-        }
-      }
-    }
+    guard let field = BlockGradients(gray, block: block) else { return [] }
     let area = Double(block * block)
-    let strongest = energy.max() ?? 0
+    let strongest = field.energy.max() ?? 0
     // A code's blocks are full of strong edges; text and photo texture mostly are not.
     let threshold = max(24 * area, 0.35 * strongest)
-    var label = [Int](repeating: -1, count: bw * bh)
-    var regions: [(blocks: [Int], weight: Double)] = []
-    for start in 0..<(bw * bh) where energy[start] >= threshold && label[start] < 0 {
-      var stack = [start], blocks: [Int] = []
-      label[start] = regions.count
-      while let b = stack.popLast() {
-        blocks.append(b)
-        let bx = b % bw, by = b / bw
-        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-          let nx = bx + dx, ny = by + dy
-          guard nx >= 0, ny >= 0, nx < bw, ny < bh else { continue }
-          let n = ny * bw + nx
-          if label[n] < 0 && energy[n] >= threshold {
-            label[n] = regions.count
-            stack.append(n)
-          }
-        }
-      }
-      regions.append((blocks, blocks.reduce(0) { $0 + energy[$1] }))
-    }
-    return regions.filter { $0.blocks.count >= minimumBlocks }.sorted { $0.weight > $1.weight }.prefix(limit)
-      .map { region in
-        let c = region.blocks.reduce(0) { $0 + cos4[$1] }, s = region.blocks.reduce(0) { $0 + sin4[$1] }
-        let theta = atan2(s, c) / 4
-        let ct = cos(theta), st = sin(theta)
-        // The blocks' corners in the rotated frame; their bounding box, grown by a block and a
-        // fifth for the quiet zone, back in image pixels.
-        var minU = Double.infinity, maxU = -Double.infinity, minV = Double.infinity, maxV = -Double.infinity
-        for b in region.blocks {
-          let x0 = Double((b % bw) * block), y0 = Double((b / bw) * block)
-          for (x, y) in [
-            (x0, y0), (x0 + Double(block), y0), (x0, y0 + Double(block)),
-            (x0 + Double(block), y0 + Double(block)),
-          ] {
-            let u = x * ct + y * st, v = -x * st + y * ct
-            minU = min(minU, u)
-            maxU = max(maxU, u)
-            minV = min(minV, v)
-            maxV = max(maxV, v)
-          }
-        }
-        let margin = Double(block) + 0.2 * max(maxU - minU, maxV - minV)
-        minU -= margin
-        maxU += margin
-        minV -= margin
-        maxV += margin
-        func point(_ u: Double, _ v: Double) -> Point { Point(u * ct - v * st, u * st + v * ct) }
-        return Region(
-          corners: [point(minU, minV), point(maxU, minV), point(maxU, maxV), point(minU, maxV)],
-          angle: theta * 180 / .pi, width: maxU - minU, height: maxV - minV)
-      }
+    return field.strongRegions(threshold: threshold).filter { $0.blocks.count >= minimumBlocks }
+      .sorted { $0.weight > $1.weight }.prefix(limit)
+      .map { field.rectangle(around: $0.blocks) }
   }
 
   /// The region cut out upright at `scale` times its size; `toSource` maps a point of the cut back
@@ -171,5 +101,102 @@ extension Bitmap {
         }
       }
     }
+  }
+}
+
+/// Per block of a grey image: the summed gradient magnitude and the gradient direction taken four
+/// times (cos 4θ, sin 4θ weighted by magnitude), so that bars and a square grid's two edge
+/// directions agree.
+private struct BlockGradients {
+  let block: Int
+  let columns: Int
+  let rows: Int
+  var energy: [Double]
+  var cos4: [Double]
+  var sin4: [Double]
+
+  init?(_ gray: Bitmap, block: Int) {
+    let w = gray.width, h = gray.height
+    let bw = w / block, bh = h / block
+    guard bw >= 3, bh >= 3 else { return nil }
+    self.block = block
+    columns = bw
+    rows = bh
+    energy = [Double](repeating: 0, count: bw * bh)
+    cos4 = [Double](repeating: 0, count: bw * bh)
+    sin4 = [Double](repeating: 0, count: bw * bh)
+    gray.pixels.withUnsafeBufferPointer { p in
+      for y in 1..<(bh * block - 1) where y < h - 1 {
+        for x in 1..<(bw * block - 1) where x < w - 1 {
+          let gx = Double(Int(p[y * w + x + 1]) - Int(p[y * w + x - 1]))
+          let gy = Double(Int(p[(y + 1) * w + x]) - Int(p[(y - 1) * w + x]))
+          let m2 = gx * gx + gy * gy
+          guard m2 > 0 else { continue }
+          let b = (y / block) * bw + x / block
+          let m = m2.squareRoot()
+          energy[b] += m
+          let c2 = (gx * gx - gy * gy) / m2, s2 = 2 * gx * gy / m2
+          cos4[b] += m * (c2 * c2 - s2 * s2)
+          sin4[b] += m * 2 * s2 * c2
+        }
+      }
+    }
+  }
+
+  /// The 4-connected groups of blocks at or above `threshold`, in scan order, with their summed
+  /// energy.
+  func strongRegions(threshold: Double) -> [(blocks: [Int], weight: Double)] {
+    let bw = columns, bh = rows
+    var label = [Int](repeating: -1, count: bw * bh)
+    var regions: [(blocks: [Int], weight: Double)] = []
+    for start in 0..<(bw * bh) where energy[start] >= threshold && label[start] < 0 {
+      var stack = [start], blocks: [Int] = []
+      label[start] = regions.count
+      while let b = stack.popLast() {
+        blocks.append(b)
+        let bx = b % bw, by = b / bw
+        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+          let nx = bx + dx, ny = by + dy
+          guard nx >= 0, ny >= 0, nx < bw, ny < bh else { continue }
+          let n = ny * bw + nx
+          if label[n] < 0 && energy[n] >= threshold {
+            label[n] = regions.count
+            stack.append(n)
+          }
+        }
+      }
+      regions.append((blocks, blocks.reduce(0) { $0 + energy[$1] }))
+    }
+    return regions
+  }
+
+  /// The rectangle around `blocks` turned to their edges' direction: the blocks' corners' bounding
+  /// box in the rotated frame, grown by a block and a fifth for the quiet zone, back in image
+  /// pixels.
+  func rectangle(around blocks: [Int]) -> CodeRegions.Region {
+    let c = blocks.reduce(0) { $0 + cos4[$1] }, s = blocks.reduce(0) { $0 + sin4[$1] }
+    let theta = atan2(s, c) / 4
+    let ct = cos(theta), st = sin(theta)
+    var minU = Double.infinity, maxU = -Double.infinity, minV = Double.infinity, maxV = -Double.infinity
+    let side = Double(block)
+    for b in blocks {
+      let x0 = Double((b % columns) * block), y0 = Double((b / columns) * block)
+      for (x, y) in [(x0, y0), (x0 + side, y0), (x0, y0 + side), (x0 + side, y0 + side)] {
+        let u = x * ct + y * st, v = -x * st + y * ct
+        minU = min(minU, u)
+        maxU = max(maxU, u)
+        minV = min(minV, v)
+        maxV = max(maxV, v)
+      }
+    }
+    let margin = side + 0.2 * max(maxU - minU, maxV - minV)
+    minU -= margin
+    maxU += margin
+    minV -= margin
+    maxV += margin
+    func point(_ u: Double, _ v: Double) -> Point { Point(u * ct - v * st, u * st + v * ct) }
+    return CodeRegions.Region(
+      corners: [point(minU, minV), point(maxU, minV), point(maxU, maxV), point(minU, maxV)],
+      angle: theta * 180 / .pi, width: maxU - minU, height: maxV - minV)
   }
 }
