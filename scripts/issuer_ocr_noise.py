@@ -59,7 +59,7 @@ def palette(path, k=4, seed=1):
     return out
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CATALOG = os.path.join(ROOT, "Sources/SnapsortCore/Resources/issuers.json")
+CATALOG = os.path.join(ROOT, "Sources/SnapsortStages/Resources/issuers.json")
 FONTS = [
     "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
     "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",

@@ -329,7 +329,7 @@ def diagonal(quad):
     return math.hypot(x2 - x0, y2 - y0)
 
 
-# The issuer each sample design stands for, as Sources/SnapsortCore/Resources/issuers.json names
+# The issuer each sample design stands for, as Sources/SnapsortStages/Resources/issuers.json names
 # it; None for the made-up shops, which the classifier must call unknown.
 CATALOG_IDS = {"muller": "mueller", "tesco-clubcard": "tesco", "ikea-family": "ikea", "lidl-plus": "lidl",
                "coop": "coop-sverige", "kaffeeroesterei": None, "norrebro-kaffe": None, "ferreteria-nunez": None}
@@ -487,7 +487,7 @@ def render_screenshots(out_dir, rng, count=6, designs=None):
 
 # --- labelled cards per catalog issuer (train-issuers / eval-issuers) ------------------------
 
-CATALOG = os.path.join(ROOT, "Sources/SnapsortCore/Resources/issuers.json")
+CATALOG = os.path.join(ROOT, "Sources/SnapsortStages/Resources/issuers.json")
 
 
 def relative_luminance(colour):

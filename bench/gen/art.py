@@ -14,7 +14,7 @@ import lexicon as lx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-CATALOG = os.path.join(ROOT, "Sources", "SnapsortCore", "Resources", "issuers.json")
+CATALOG = os.path.join(ROOT, "Sources", "SnapsortStages", "Resources", "issuers.json")
 CARD_W, CARD_H = 1012, 638
 
 LOYALTY_LAYOUTS = ["classic", "centered", "header_band", "logo_side", "split_panel", "bottom_name",

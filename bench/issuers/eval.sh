@@ -8,7 +8,7 @@
 set -euo pipefail
 PER=${BENCH_ISSUER_CARDS:-3}
 SEED=${BENCH_ISSUER_SEED:-104}
-CATALOG=Sources/SnapsortCore/Resources/issuers.json
+CATALOG=Sources/SnapsortStages/Resources/issuers.json
 SET="$BENCH_WORK/issuers-$PER-$SEED"
 export OMP_THREAD_LIMIT=1
 
