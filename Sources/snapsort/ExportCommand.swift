@@ -35,9 +35,11 @@ struct ExportCommand: ParsableCommand {
       let store = try store.open()
       let selection = try selectCards(store: store, minimumKindConfidence: minKindConfidence)
       let export = try CatimaExport(selection: selection)
-      let data = try export.zip(cropsRoot: store.url.deletingLastPathComponent())
-      try writeOutput(data, to: destination.path)
-      Terminal.info("\(export.cards.count) cards → \(destination.path)")
+      let archive = try export.archive(cropsRoot: store.url.deletingLastPathComponent())
+      try writeOutput(archive.data, to: destination.path)
+      Terminal.info(
+        selection.summary(exported: export.cards.count, images: archive.images, destination: destination.path)
+      )
     }
   }
 
@@ -78,7 +80,10 @@ struct ExportCommand: ParsableCommand {
         of: selection, catalog: try IssuerCatalog.bundled(), cropsRoot: store.url.deletingLastPathComponent())
       let data = try CardSnapBackup.seal(contents, password: password, iterations: iterations)
       try writeOutput(data, to: destination.path)
-      Terminal.info("\(contents.cards.count) cards, \(contents.stores.count) stores → \(destination.path)")
+      Terminal.info(
+        selection.summary(
+          exported: contents.cards.count, images: contents.images.count, stores: contents.stores.count,
+          destination: destination.path))
     }
   }
 }
@@ -116,15 +121,11 @@ let kindConfidenceHelp = ArgumentHelp(
   "Export a card only when the classify stage was at least this sure it is a card (records without a classify stage count as sure)."
 )
 
-/// Selects the cards to export and lists what is left out, on stderr.
+/// Selects the cards to export and lists the records that might be cards and are left out, on
+/// stderr; the export's summary counts them all once it is written.
 func selectCards(store: RecordStore, minimumKindConfidence: Double) throws -> ExportSelection {
   let selection = try ExportSelection(store: store, minimumKindConfidence: minimumKindConfidence)
   for (file, reason) in selection.skipped { Terminal.info("skipped: \(file) (\(reason))") }
-  if !selection.skipped.isEmpty || selection.notCards > 0 {
-    Terminal.info(
-      "\(selection.cards.count) cards to export; skipped \(selection.skipped.count) card records, "
-        + "\(selection.notCards) receipts and error records")
-  }
   return selection
 }
 

@@ -31,6 +31,9 @@ struct RewarpCommand: ParsableCommand {
 
   @OptionGroup var configChoice: ConfigChoice
 
+  @Flag(name: .customLong("keep-card-numbers"), help: keepCardNumbersHelp)
+  var keepCardNumbers = false
+
   func run() throws {
     let outputURL = URL(fileURLWithPath: out)
     let recordsURL = outputURL.appendingPathComponent("records.jsonl")
@@ -41,7 +44,8 @@ struct RewarpCommand: ParsableCommand {
     do {
       corrections = try Rewarp.corrections(from: Data(contentsOf: URL(fileURLWithPath: cornersFile)))
       records = try RecordCoding.readLines(recordsURL)
-      pipeline = try PipelineConfig.load(from: configURL, context: StageContext(outputDirectory: outputURL))
+      pipeline = try PipelineConfig.load(
+        from: configURL, context: StageContext(outputDirectory: outputURL, keepCardNumbers: keepCardNumbers))
     } catch {
       Terminal.error("\(error)")
       throw SnapsortExit.usage

@@ -52,6 +52,9 @@ struct RunCommand: ParsableCommand {
   @Option(name: .long, help: "Shard count for JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs).")
   var shards: Int?
 
+  @Flag(name: .customLong("keep-card-numbers"), help: keepCardNumbersHelp)
+  var keepCardNumbers = false
+
   func validate() throws {
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
     if paths.isEmpty { throw ValidationError("Give at least one file or folder to process.") }
@@ -68,7 +71,8 @@ struct RunCommand: ParsableCommand {
     let pipeline: PipelineConfig
     do {
       pipeline = try PipelineConfig.load(
-        from: configURL, context: StageContext(outputDirectory: outputURL, jobs: jobs))
+        from: configURL,
+        context: StageContext(outputDirectory: outputURL, jobs: jobs, keepCardNumbers: keepCardNumbers))
     } catch let error as ConfigError {
       Terminal.error("config error in \(configURL.path): \(error)")
       throw SnapsortExit.usage
@@ -180,3 +184,9 @@ struct RunCommand: ParsableCommand {
     }
   }
 }
+
+let keepCardNumbersHelp = ArgumentHelp(
+  "Leave a payment card's number, expiry date and holder's name readable in its crop.",
+  discussion:
+    "By default they are painted over before the crop is written; records keep only the network and the last four digits either way."
+)

@@ -27,6 +27,8 @@ public struct PipelineConfig: Sendable {
   public let assumedKind: Kind
   /// Wall-clock budget for one photo; stages past it are not started and OCR is cancelled.
   public let secondsPerImage: Double
+  /// Payment cards' crops are written as cut rather than painted over (`StageContext`).
+  public let keepCardNumbers: Bool
   /// SHA-256 of the canonical effective config: two runs with equal hashes ran the same thing.
   public let hash: String
   public let description: String
@@ -86,12 +88,15 @@ public struct PipelineConfig: Sendable {
       "limits": ["seconds_per_image": secondsPerImage],
       // Another snapsort version may give other records: its runs are not resumed from.
       "snapsort_version": SnapsortVersion.current,
+      // Crops differ with it; and a run from before crops were painted over is not resumed
+      // from, so that its crops are written again.
+      "card_numbers": context.keepCardNumbers ? "kept" : "painted over",
     ]
     let canonicalData = try JSONSerialization.data(withJSONObject: canonical, options: [.sortedKeys])
     let hash = SHA256.hash(data: canonicalData).map { String(format: "%02x", $0) }.joined()
     return PipelineConfig(
-      steps: steps, assumedKind: assumedKind, secondsPerImage: secondsPerImage, hash: hash,
-      description: description)
+      steps: steps, assumedKind: assumedKind, secondsPerImage: secondsPerImage,
+      keepCardNumbers: context.keepCardNumbers, hash: hash, description: description)
   }
 
   private static func version(_ value: Any?) throws -> Int {

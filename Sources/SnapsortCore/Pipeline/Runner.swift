@@ -111,8 +111,25 @@ public final class Runner: Sendable {
       relativePath: input.relativePath, url: input.url, outputDirectory: outputDirectory,
       assumedKind: config.assumedKind, deadline: .now() + config.secondsPerImage, prefetched: prefetched)
     for seed in seeds { item.artifacts.write(seed) }
-    let error = runStages(on: item, with: pipeline, config: config, timings: &timings)
+    var error = runStages(on: item, with: pipeline, config: config, timings: &timings)
+    error = writeCrop(of: item, config: config, error: error)
     return RecordAssembly.record(of: item, error: error)
+  }
+
+  /// Writes the card's crop file once every stage has run on `item`, so that what OCR read decides
+  /// what is painted over (`CardCropFile`); a crop that cannot be written fails the photo at the
+  /// stage that cut it, as when that stage wrote it.
+  static func writeCrop(of item: PhotoItem, config: PipelineConfig, error: RecordError?) -> RecordError? {
+    let textWasDue = config.steps.contains { step in
+      step.produces.contains { $0 == CardText.self } && (step.when.isEmpty || step.when.contains(item.kind))
+    }
+    do {
+      try CardCropFile.write(for: item, keepCardNumbers: config.keepCardNumbers, textWasDue: textWasDue)
+    } catch let failure {
+      let stage = config.steps.first { $0.produces.contains { $0 == CardCrop.self } }?.name ?? "warp"
+      return error ?? RecordError(stage: stage, message: Self.message(for: failure))
+    }
+    return error
   }
 
   /// Runs the stages that apply to `item` in order; the first failure stops them and is returned.
@@ -271,7 +288,8 @@ public final class PhotoPipeline {
     let item = PhotoItem(
       relativePath: input.relativePath, url: input.url, outputDirectory: outputDirectory,
       assumedKind: config.assumedKind, deadline: .now() + config.secondsPerImage)
-    let error = Runner.runStages(on: item, with: pipeline, config: config, timings: &timings)
+    var error = Runner.runStages(on: item, with: pipeline, config: config, timings: &timings)
+    error = Runner.writeCrop(of: item, config: config, error: error)
     return (item, RecordAssembly.record(of: item, error: error))
   }
 }

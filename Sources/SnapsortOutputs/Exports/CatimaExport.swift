@@ -104,6 +104,12 @@ public struct CatimaExport {
   /// - Parameter cropsRoot: the folder that crop paths in records are relative to (the run's
   ///   output folder, where the store lives).
   public func zip(cropsRoot: URL) throws -> Data {
+    try archive(cropsRoot: cropsRoot).data
+  }
+
+  /// The zip, and how many cards have their image in it: a crop missing from `cropsRoot` leaves
+  /// its card without one.
+  public func archive(cropsRoot: URL) throws -> (data: Data, images: Int) {
     var entries: [(path: String, data: Data)] = [("catima.csv", Data(csv().utf8))]
     for card in cards {
       guard let crop = card.crop else { continue }
@@ -111,7 +117,7 @@ public struct CatimaExport {
       guard let data = try? Data(contentsOf: url) else { continue }
       entries.append(("card_\(card.id)_front.png", try CropImage.png(data)))
     }
-    return try ZipArchive.make(entries)
+    return (try ZipArchive.make(entries), entries.count - 1)
   }
 }
 

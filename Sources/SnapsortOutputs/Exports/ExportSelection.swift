@@ -17,38 +17,65 @@ public struct ExportSelection {
   public var cards: [Entry] = []
   /// Records that are or may be cards but are not exported, by file, with the reason.
   public var skipped: [(file: String, reason: String)] = []
-  /// Receipts and error records: not cards at all, so not listed one by one.
-  public var notCards = 0
+  /// Why each record of the store that is not exported was left out: those in `skipped`, and the
+  /// receipts and error records, which are not cards at all and so not listed one by one.
+  public var leftOut: [LeftOut] = []
 
   public init(store: RecordStore, minimumKindConfidence: Double = Self.defaultMinimumKindConfidence) throws {
     for entry in try store.allRecords() {
       let record = entry.record
-      if record.status != .ok || record.kind == .receipt {
-        notCards += 1
-      } else if let reason = Self.reason(toSkip: record, minimumKindConfidence: minimumKindConfidence) {
-        skipped.append((record.file, reason))
-      } else {
+      guard let reason = Self.reason(toSkip: record, minimumKindConfidence: minimumKindConfidence) else {
         cards.append(entry)
+        continue
+      }
+      leftOut.append(reason)
+      if reason != .errorRecord && reason != .notACard(.receipt) {
+        skipped.append((record.file, reason.description))
       }
     }
   }
 
   /// Why `record` is not exported, or nil when it is.
-  public static func reason(toSkip record: Record, minimumKindConfidence: Double) -> String? {
-    if record.status != .ok { return "an error record" }
-    guard record.kind == .card, let card = record.card else {
-      return "kind \(record.kind.rawValue), not a card"
-    }
+  public static func reason(toSkip record: Record, minimumKindConfidence: Double) -> LeftOut? {
+    if record.status != .ok { return .errorRecord }
+    guard record.kind == .card, let card = record.card else { return .notACard(record.kind) }
     if let classification = record.classification {
-      if classification.kind != .card { return "classified as \(classification.kind.rawValue)" }
+      if classification.kind != .card { return .classifiedAs(classification.kind) }
       if classification.confidence < minimumKindConfidence {
-        return String(
-          format: "a card only at confidence %.2f (below %.2f)", classification.confidence,
-          minimumKindConfidence)
+        return .unsure(confidence: classification.confidence, minimum: minimumKindConfidence)
       }
     }
-    if card.payment != nil { return "a payment card" }
-    guard let code = card.barcodes?.first, !code.value.isEmpty else { return "no barcode" }
+    if card.payment != nil { return .paymentCard }
+    guard let code = card.barcodes?.first, !code.value.isEmpty else { return .noBarcode }
     return nil
+  }
+
+  /// The line an export ends with: what it wrote and what it left out, by reason, so that every
+  /// record of the store is counted once: `exported 2 cards to cards.zip; left out 3 of 5
+  /// records: 1 payment card, 2 receipts`.
+  ///
+  /// - Parameters:
+  ///   - exported: the cards written (`cards`, unless the export dropped some).
+  ///   - images: how many of them have their crop's image in the export (a crop missing from the
+  ///     output folder leaves its card without one).
+  ///   - stores: the issuers written beside the cards, for an export that has them.
+  public func summary(exported: Int, images: Int, stores: Int? = nil, destination: String) -> String {
+    var line = "exported \(LeftOut.counted(exported, ("card", "cards")))"
+    if let stores { line += " and \(LeftOut.counted(stores, ("store", "stores")))" }
+    line += " to \(destination)"
+    if images < exported {
+      line += " (\(images) with their crop's image; no crop was found for the others)"
+    }
+    guard !leftOut.isEmpty else { return line }
+    var groups: [String: (reason: LeftOut, count: Int)] = [:]
+    for reason in leftOut {
+      groups[reason.forms.one, default: (reason, 0)].count += 1
+    }
+    let counts = groups.values.sorted {
+      ($0.reason.rank, $0.reason.forms.one) < ($1.reason.rank, $1.reason.forms.one)
+    }
+    .map { LeftOut.counted($0.count, $0.reason.forms) }
+    return line + "; left out \(leftOut.count) of \(leftOut.count + cards.count) records: "
+      + counts.joined(separator: ", ")
   }
 }

@@ -77,16 +77,19 @@ public struct CardGeometry: Artifact {
 }
 
 /// The upright, perspective-corrected card, its corners in the order warp settled (the card's
-/// top-left first), and the crop's file in the output, when one was written.
+/// top-left first), and the crop's file in the output when one is to be written, with its JPEG
+/// quality: `CardCropFile` writes it once the photo's stages have run.
 public struct CardCrop: Artifact {
   public static let displayName = "the card's upright crop"
   public var image: Bitmap
   public var quad: [Point]
   public var file: String?
-  public init(image: Bitmap, quad: [Point], file: String?) {
+  public var quality: Int
+  public init(image: Bitmap, quad: [Point], file: String?, quality: Int = 90) {
     self.image = image
     self.quad = quad
     self.file = file
+    self.quality = quality
   }
 }
 

@@ -54,11 +54,17 @@ public struct StageContext: Sendable {
   public var jobs: Int
   /// The folder `pipeline.json` was read from, for resolving relative paths in options.
   public var configDirectory: URL?
+  /// Write payment cards' crops as cut, their number, expiry and holder's name readable
+  /// (`snapsort run --keep-card-numbers`); by default `CardCropFile` paints them over.
+  public var keepCardNumbers: Bool
 
-  public init(outputDirectory: URL? = nil, jobs: Int = 1, configDirectory: URL? = nil) {
+  public init(
+    outputDirectory: URL? = nil, jobs: Int = 1, configDirectory: URL? = nil, keepCardNumbers: Bool = false
+  ) {
     self.outputDirectory = outputDirectory
     self.jobs = jobs
     self.configDirectory = configDirectory
+    self.keepCardNumbers = keepCardNumbers
   }
 
   /// Resolves a path from the config: absolute as is, else against the config's folder, then

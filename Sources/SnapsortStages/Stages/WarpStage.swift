@@ -5,8 +5,9 @@ import SnapsortNative
 /// Needs `CardGeometry` and `ImagePixels`, uses `ImageFile`; produces `CardCrop`.
 ///
 /// Maps the card's quad to an upright crop sampled from the full-resolution image, decides which
-/// way is up, reorders the corners so the first is the card's top-left, and writes the crop to
-/// `cards/<sha256 prefix>.jpg`.
+/// way is up, reorders the corners so the first is the card's top-left, and names the crop's file
+/// `cards/<sha256 prefix>.jpg`. The file is written once the photo's stages have run
+/// (`CardCropFile`), when OCR has said whether there is a payment card's number to paint over.
 public final class WarpStage: Stage {
   public static let name = "warp"
   public static let summary =
@@ -61,18 +62,13 @@ public final class WarpStage: Stage {
       quad = Array(quad[2...] + quad[..<2])
     }
     var file: String?
-    if options.writeCrop, let directory = item.outputDirectory,
+    if options.writeCrop, item.outputDirectory != nil,
       let sha256 = item.artifacts[ImageFile.self]?.sha256,
       !sha256.isEmpty
     {
-      let name = "cards/\(sha256.prefix(16)).jpg"
-      let url = directory.appendingPathComponent(name)
-      try FileManager.default.createDirectory(
-        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try AtomicFile.write(try ImageEncoder.jpeg(crop, quality: options.quality), to: url)
-      file = name
+      file = "cards/\(sha256.prefix(16)).jpg"
     }
-    item.artifacts.write(CardCrop(image: crop, quad: quad, file: file))
+    item.artifacts.write(CardCrop(image: crop, quad: quad, file: file, quality: options.quality))
   }
 
   /// A barcode read upside down says the card is; without one, the layout (a chip, a code

@@ -70,6 +70,16 @@ final class PipelineConfigTests: XCTestCase {
     XCTAssertNotEqual(implicit.hash, changed.hash)
   }
 
+  /// Crops differ with `--keep-card-numbers`: a run with it is not resumed from one without.
+  func testKeepingCardNumbersIsPartOfTheHash() throws {
+    let json = Data(#"{"version": 1, "stages": [{"stage": "load"}]}"#.utf8)
+    let painted = try PipelineConfig.parse(json, context: StageContext())
+    let kept = try PipelineConfig.parse(json, context: StageContext(keepCardNumbers: true))
+    XCTAssertFalse(painted.keepCardNumbers)
+    XCTAssertTrue(kept.keepCardNumbers)
+    XCTAssertNotEqual(painted.hash, kept.hash)
+  }
+
   func testShippedConfigsAreValid() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
