@@ -81,6 +81,7 @@ public struct RunJob: Sendable {
     let failed = records.filter { $0.status == .error }.count
     let summary = RunSummary(
       version: SnapsortVersion.current, configHash: config.hash, config: configName,
+      inputPaths: inputs.map { $0.absoluteURL.standardizedFileURL.path },
       startedAt: ISO8601DateFormatter().string(from: started),
       wallSeconds: (Double(DispatchTime.now().uptimeNanoseconds - clock) / 1e6).rounded() / 1000,
       jobs: jobs,
