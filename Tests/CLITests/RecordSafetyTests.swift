@@ -4,9 +4,10 @@ import SnapsortOutputs
 import SnapsortStages
 import XCTest
 
-/// Issue #22, "no command destroys a good record": `rewarp`, on a copy of one finished run of the
-/// default pipeline (the Visa card the issue names, a loyalty card and a receipt), must never turn
-/// an ok record into an error or into another kind, and a command it refuses changes nothing.
+/// Issue #22, "no command destroys a good record": `rewarp`, a rerun and an export, each on a
+/// copy of one finished run of the default pipeline (the Visa card the issue names, a loyalty
+/// card and a receipt), must never turn an ok record into an error or into another kind, and a
+/// command it refuses changes nothing at all.
 final class RecordSafetyTests: XCTestCase {
   nonisolated(unsafe) static var finished: URL!
   static let visa = "cards/card-05-rotated-90.jpg"
@@ -123,6 +124,72 @@ final class RecordSafetyTests: XCTestCase {
     XCTAssertTrue(result.stderr.contains("--root"), result.stderr)
     XCTAssertEqual(try OutputSnapshot(out), before)
     XCTAssertEqual(try rewarp("\(Self.visa),\(try visaCorners())\n", root: input).status, 0)
+  }
+
+  // MARK: - rerun and export
+
+  /// Finding 2: a rerun with another preset silently replaced every name, issuer and receipt
+  /// with barcode-only records and left the crops behind. It now asks for --fresh; with it, the
+  /// records are replaced as asked and no crop is left that no record names.
+  func testRerunWithAnotherConfigAsksForFresh() throws {
+    let before = try OutputSnapshot(out)
+    let rerun = try CLI.run(["run", input.path, "--preset", "screenshots", "--out", out.path, "--quiet"])
+    XCTAssertEqual(rerun.status, 2, rerun.stderr)
+    XCTAssertTrue(rerun.stderr.contains("--fresh"), rerun.stderr)
+    XCTAssertEqual(try OutputSnapshot(out), before)
+
+    let fresh = try CLI.run([
+      "run", input.path, "--preset", "screenshots", "--out", out.path, "--fresh", "--quiet",
+    ])
+    XCTAssertLessThanOrEqual(fresh.status, 1, fresh.stderr)
+    let after = try OutputSnapshot(out)
+    XCTAssertEqual(Set(after.records.keys), Set(before.records.keys))
+    XCTAssertEqual(after.crops, [:], "the screenshots preset writes no crops; the cards run's are removed")
+  }
+
+  /// A rerun of the same config reuses every record: nothing changes but run.json.
+  func testRerunWithTheSameConfigKeepsEveryRecord() throws {
+    let before = try OutputSnapshot(out)
+    let rerun = try CLI.run(["run", input.path, "--out", out.path, "--quiet"])
+    XCTAssertEqual(rerun.status, 0, rerun.stderr)
+    let after = try OutputSnapshot(out)
+    XCTAssertEqual(after.records, before.records)
+    XCTAssertEqual(after.crops, before.crops)
+  }
+
+  /// Records whose config is not known (no run.json) are not taken as this config's.
+  func testRerunIntoRecordsOfAnUnknownConfigAsksForFresh() throws {
+    try FileManager.default.removeItem(at: out.appendingPathComponent("run.json"))
+    try? FileManager.default.removeItem(at: out.appendingPathComponent(".snapsort"))
+    let before = try OutputSnapshot(out)
+    let rerun = try CLI.run(["run", input.path, "--out", out.path, "--quiet"])
+    XCTAssertEqual(rerun.status, 2, rerun.stderr)
+    XCTAssertTrue(rerun.stderr.contains("--fresh"), rerun.stderr)
+    XCTAssertEqual(try OutputSnapshot(out), before)
+  }
+
+  /// A photo that left the folder leaves the records, and its crop leaves cards/.
+  func testRerunRemovesTheCropOfAPhotoThatLeft() throws {
+    let fewer = directory.appendingPathComponent("fewer")
+    try FileManager.default.copyItem(at: input, to: fewer)
+    try FileManager.default.removeItem(at: fewer.appendingPathComponent(Self.loyalty))
+    let before = try OutputSnapshot(out)
+    let rerun = try CLI.run(["run", fewer.path, "--out", out.path, "--quiet"])
+    XCTAssertEqual(rerun.status, 0, rerun.stderr)
+    let after = try OutputSnapshot(out)
+    assertNoGoodRecordBroken(before, after, except: [Self.loyalty])
+    let crop = try XCTUnwrap(before.records[Self.loyalty]?.card?.crop)
+    XCTAssertNil(after.crops[crop])
+    XCTAssertEqual(after.crops.count, before.crops.count - 1)
+  }
+
+  func testExportChangesNoRecord() throws {
+    let before = try OutputSnapshot(out)
+    let export = try CLI.run([
+      "export", "catima", "-o", directory.appendingPathComponent("cards.zip").path, "--db", out.path,
+    ])
+    XCTAssertEqual(export.status, 0, export.stderr)
+    XCTAssertEqual(try OutputSnapshot(out), before)
   }
 
   // MARK: - Helpers
