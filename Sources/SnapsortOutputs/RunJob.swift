@@ -40,7 +40,8 @@ public struct RunJob: Sendable {
     progress: (@Sendable (Runner.Progress) -> Void)? = nil,
     isCancelled: @escaping @Sendable () -> Bool = { false }
   ) throws -> Result {
-    // Throws InputError for inputs that cannot be listed, PipelineSetupError when a stage cannot
+    // Throws InputError for inputs that cannot be listed, ConfigMismatch when the output holds
+    // another config's records and this run is not fresh, PipelineSetupError when a stage cannot
     // start, OutputError when the output cannot be written.
     let started = Date()
     let clock = DispatchTime.now().uptimeNanoseconds
@@ -52,15 +53,7 @@ public struct RunJob: Sendable {
     try OutputError.writing(outputDirectory) {
       try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
     }
-    var previous: [String: Record] = [:]
-    if resume {
-      for record in RecordJournal.previousRecords(in: outputDirectory, configHash: config.hash)
-      where !record.sha256.isEmpty {
-        previous[record.sha256] = record
-      }
-    } else {
-      RecordJournal.remove(in: outputDirectory)
-    }
+    let previous = try previousRecords()
     let journal = try OutputError.writing(outputDirectory) {
       try RecordJournal(outputDirectory: outputDirectory, configHash: config.hash)
     }
@@ -78,18 +71,8 @@ public struct RunJob: Sendable {
       try RunOutputs.writeRecords(records, to: outputDirectory)
     }
 
-    let failed = records.filter { $0.status == .error }.count
-    let summary = RunSummary(
-      version: SnapsortVersion.current, configHash: config.hash, config: configName,
-      startedAt: ISO8601DateFormatter().string(from: started),
-      wallSeconds: (Double(DispatchTime.now().uptimeNanoseconds - clock) / 1e6).rounded() / 1000,
-      jobs: jobs,
-      counts: .init(
-        inputs: listing.inputs.count, ok: records.count - failed, error: failed,
-        skipped: listing.skipped.count, notStarted: timings.notStarted,
-        reused: records.filter { !$0.sha256.isEmpty && previous[$0.sha256] != nil }.count),
-      stages: RunSummary.stageTimings(timings), skippedFiles: listing.skipped,
-      interrupted: timings.notStarted > 0)
+    var summary = summary(of: records, listing: listing, timings: timings, started: started, clock: clock)
+    summary.counts.reused = records.filter { !$0.sha256.isEmpty && previous[$0.sha256] != nil }.count
     let summaryURL = outputDirectory.appendingPathComponent("run.json")
     try OutputError.writing(summaryURL) { try summary.write(to: summaryURL) }
     try OutputError.writing(outputDirectory) {
@@ -97,9 +80,52 @@ public struct RunJob: Sendable {
         records: records, summary: summary, to: outputDirectory,
         sources: Dictionary(listing.inputs.map { ($0.relativePath, $0.url) }) { first, _ in first })
     }
-    // Everything is in records.jsonl now; an interrupted run keeps its journal for the rerun.
-    if !summary.interrupted { RecordJournal.remove(in: outputDirectory) }
+    // Everything is in records.jsonl now, and crops no record names can go; an interrupted run
+    // keeps its journal and every crop for the rerun, which settles which are still named.
+    if !summary.interrupted {
+      RecordJournal.remove(in: outputDirectory)
+      RunOutputs.removeOrphanedCrops(keeping: records, in: outputDirectory)
+    }
     return Result(records: records, summary: summary, recordsURL: recordsURL, summaryURL: summaryURL)
+  }
+
+  /// run.json's content: what was given, done and skipped, and how long it took since `clock`.
+  private func summary(
+    of records: [Record], listing: InputScanner.Listing, timings: RunTimings, started: Date, clock: UInt64
+  ) -> RunSummary {
+    let failed = records.filter { $0.status == .error }.count
+    return RunSummary(
+      version: SnapsortVersion.current, configHash: config.hash, config: configName,
+      inputPaths: inputs.map { $0.absoluteURL.standardizedFileURL.path },
+      startedAt: ISO8601DateFormatter().string(from: started),
+      wallSeconds: (Double(DispatchTime.now().uptimeNanoseconds - clock) / 1e6).rounded() / 1000,
+      jobs: jobs,
+      counts: .init(
+        inputs: listing.inputs.count, ok: records.count - failed, error: failed,
+        skipped: listing.skipped.count, notStarted: timings.notStarted),
+      stages: RunSummary.stageTimings(timings), skippedFiles: listing.skipped,
+      interrupted: timings.notStarted > 0)
+  }
+
+  /// The earlier records to reuse, by content hash: none for a fresh run; else the folder must
+  /// hold none, or this config's.
+  ///
+  /// - Throws: `ConfigMismatch` when it holds records of another config, or of one nothing names
+  ///   (replacing them is for a fresh run to do, asked).
+  private func previousRecords() throws -> [String: Record] {
+    guard resume else {
+      RecordJournal.remove(in: outputDirectory)
+      return [:]
+    }
+    if let earlier = EarlierRun.find(in: outputDirectory), earlier.configHash != config.hash {
+      throw ConfigMismatch(outputDirectory: outputDirectory, earlier: earlier, configName: configName)
+    }
+    var previous: [String: Record] = [:]
+    for record in RecordJournal.previousRecords(in: outputDirectory, configHash: config.hash)
+    where !record.sha256.isEmpty {
+      previous[record.sha256] = record
+    }
+    return previous
   }
 }
 

@@ -37,7 +37,11 @@ struct RunCommand: ParsableCommand {
 
   @Flag(
     name: .long,
-    help: "Process every file again, ignoring records of an earlier run in the output folder.")
+    help: ArgumentHelp(
+      "Process every file again, replacing the records of an earlier run in the output folder.",
+      discussion:
+        "Without it a rerun reuses the records of the same config and refuses an output of another config."
+    ))
   var fresh = false
 
   @Option(
@@ -97,6 +101,10 @@ struct RunCommand: ParsableCommand {
       result = try job.run(progress: { progress.update($0) }, isCancelled: { interrupt.isSet })
     } catch let error as InputError {
       Terminal.error(error.description)
+      throw SnapsortExit.usage
+    } catch let error as ConfigMismatch {
+      Terminal.error(
+        "\(error): pass --fresh to process every file again and replace them, or write to another --out")
       throw SnapsortExit.usage
     } catch let error as PipelineSetupError {
       Terminal.error("cannot start the pipeline: \(error)")

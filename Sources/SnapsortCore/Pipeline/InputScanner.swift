@@ -41,6 +41,27 @@ public struct InputScanner: Sendable {
     return Listing(inputs: inputs, skipped: skipped.sorted())
   }
 
+  /// Where the photo a record names is, given the paths its run was given: the inverse of the
+  /// names `scan` gives (a folder's files by their path under it, prefixed by the folder's own
+  /// name when there were several paths; a file given on its own by its name), so a later
+  /// command finds the photos from any working folder. Nil when no path could hold it.
+  public static func url(of relativePath: String, roots: [URL]) -> URL? {
+    let fileManager = FileManager.default
+    for root in roots.map(\.standardizedFileURL) {
+      var isDirectory: ObjCBool = false
+      if fileManager.fileExists(atPath: root.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if root.lastPathComponent == relativePath { return root }
+        continue
+      }
+      let prefix = roots.count > 1 ? root.lastPathComponent + "/" : ""
+      guard relativePath.hasPrefix(prefix) else { continue }
+      let candidate = root.appendingPathComponent(String(relativePath.dropFirst(prefix.count)))
+      // Two folders of the same name give the same prefix: the one holding the file is meant.
+      if roots.count == 1 || fileManager.fileExists(atPath: candidate.path) { return candidate }
+    }
+    return nil
+  }
+
   private func walk(
     _ directory: URL, relative: String, realRoot: String, prefix: String, into inputs: inout [Input],
     skipped: inout [String]

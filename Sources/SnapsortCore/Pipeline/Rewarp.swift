@@ -4,7 +4,8 @@ import SnapsortNative
 import SnapsortStages
 
 /// Re-runs some files of an earlier run from the `warp` stage on, with card corners a person
-/// corrected ("adjust the border of the card"), and puts their new records in place of the old.
+/// corrected ("adjust the border of the card"), and puts their new records in place of the old
+/// ones, only where the new one is a complete card record: no correction destroys a good record.
 public enum Rewarp {
   /// A person's corners for one file: `file` as in records.jsonl, `quad` clockwise from the
   /// card's own top-left, in the pixels of the orientation-corrected image.
@@ -106,44 +107,5 @@ public enum Rewarp {
     else {
       throw Failure("\(correction.file): the corners do not form a convex quadrilateral")
     }
-  }
-
-  // MARK: - Running
-
-  /// Re-processes the corrected files and returns every record of the run, the corrected ones
-  /// replaced, sorted by path.
-  ///
-  /// - Parameters:
-  ///   - records: the run's records (records.jsonl).
-  ///   - root: the folder the run was given; each record's `file` is relative to it.
-  /// - Throws: `Failure` when a corrected file has no record or the config has no `warp` stage;
-  ///   a file that fails in a stage gets an error record instead, as in a run.
-  public static func run(
-    _ corrections: [Correction], records: [Record], root: URL, config: PipelineConfig, outputDirectory: URL
-  ) throws -> [Record] {
-    var byFile: [String: Record] = [:]
-    for record in records { byFile[record.file] = record }
-    for correction in corrections where byFile[correction.file] == nil {
-      throw Failure("\(correction.file) has no record in this output (paths are as in records.jsonl)")
-    }
-    guard config.steps.contains(where: { $0.produces.contains { $0 == CardCrop.self } }) else {
-      throw Failure("the pipeline has no warp stage to re-run")
-    }
-    let quads = Dictionary(uniqueKeysWithValues: corrections.map { ($0.file, $0.quad) })
-    let inputs = corrections.map {
-      InputScanner.Input(relativePath: $0.file, url: root.appendingPathComponent($0.file))
-    }
-    // A normal run seeded with the person's corners (their order is the card's, so warp keeps it)
-    // and the kind the config assumes: detection and classification are not run again.
-    let rewarped = try Runner(config: config, jobs: 1, outputDirectory: outputDirectory).records(
-      for: inputs,
-      seeds: { input in
-        [
-          KindDecision(classification: nil, kind: nil),
-          CardGeometry(quad: quads[input.relativePath], confidence: 1, reason: nil, cornersAreFinal: true),
-        ]
-      })
-    byFile.merge(rewarped) { _, new in new }
-    return byFile.values.sorted { $0.file < $1.file }
   }
 }

@@ -14,4 +14,14 @@ public enum AtomicFile {
       throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, "errno": code])
     }
   }
+
+  /// Renames `source` over `target` in one step (both in the same file system), so `target` is
+  /// always either the old file or the new one, never missing or half written.
+  public static func move(_ source: URL, over target: URL) throws {
+    try FileManager.default.createDirectory(
+      at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    if rename(source.path, target.path) != 0 {
+      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path, "errno": errno])
+    }
+  }
 }

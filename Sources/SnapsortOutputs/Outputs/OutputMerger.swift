@@ -34,9 +34,9 @@ public enum OutputMerger {
   }
 
   private static func readSummary(of output: URL) throws -> RunSummary {
-    guard let data = try? Data(contentsOf: output.appendingPathComponent("run.json")),
-      let summary = try? JSONDecoder().decode(RunSummary.self, from: data)
-    else { throw InputError("\(output.path) holds no run.json: not a snapsort output folder") }
+    guard let summary = RunSummary.read(in: output) else {
+      throw InputError("\(output.path) holds no run.json: not a snapsort output folder")
+    }
     return summary
   }
 
@@ -59,6 +59,8 @@ public enum OutputMerger {
     let skipped = Set(summaries.flatMap(\.skippedFiles)).sorted()
     return RunSummary(
       version: SnapsortVersion.current, configHash: summaries[0].configHash, config: summaries[0].config,
+      // Shards of one run were given the same paths; shards run on other machines may not have been.
+      inputPaths: Set(summaries.map(\.inputPaths)).count == 1 ? summaries[0].inputPaths : nil,
       startedAt: summaries.map(\.startedAt).min() ?? "", wallSeconds: summaries.map(\.wallSeconds).max() ?? 0,
       jobs: summaries.map(\.jobs).reduce(0, +),
       counts: .init(

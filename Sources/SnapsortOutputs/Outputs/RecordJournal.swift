@@ -23,11 +23,9 @@ public final class RecordJournal {
     let url = Self.url(in: outputDirectory)
     try FileManager.default.createDirectory(
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let hashURL = url.deletingLastPathComponent().appendingPathComponent("config-hash")
-    let previousHash = try? String(contentsOf: hashURL, encoding: .utf8)
-    if previousHash != configHash {
+    if Self.configHash(in: outputDirectory) != configHash {
       try? FileManager.default.removeItem(at: url)
-      try AtomicFile.write(Data(configHash.utf8), to: hashURL)
+      try AtomicFile.write(Data(configHash.utf8), to: Self.configHashURL(in: outputDirectory))
     }
     descriptor = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw InputError("cannot open \(url.path) for writing") }
@@ -53,12 +51,26 @@ public final class RecordJournal {
     }
   }
 
+  /// The hash of the config the journal's records are of (kept after the journal is removed).
+  public static func configHash(in outputDirectory: URL) -> String? {
+    try? String(contentsOf: configHashURL(in: outputDirectory), encoding: .utf8)
+  }
+
+  private static func configHashURL(in outputDirectory: URL) -> URL {
+    url(in: outputDirectory).deletingLastPathComponent().appendingPathComponent("config-hash")
+  }
+
   /// The records of an earlier run of the same config into this folder: its `records.jsonl`
   /// plus whatever its journal holds (the journal wins: it is newer).
+  ///
+  /// `records.jsonl` is the run's that run.json describes, and the journal may be another run's
+  /// (a `--fresh` run of another config, killed): each is taken only when its own config is this.
   public static func previousRecords(in outputDirectory: URL, configHash: String) -> [Record] {
-    let hashURL = url(in: outputDirectory).deletingLastPathComponent().appendingPathComponent("config-hash")
-    guard (try? String(contentsOf: hashURL, encoding: .utf8)) == configHash else { return [] }
-    var records = (try? RecordCoding.readLines(outputDirectory.appendingPathComponent("records.jsonl"))) ?? []
+    var records: [Record] = []
+    if RunSummary.read(in: outputDirectory)?.configHash == configHash {
+      records = (try? RecordCoding.readLines(outputDirectory.appendingPathComponent("records.jsonl"))) ?? []
+    }
+    guard Self.configHash(in: outputDirectory) == configHash else { return records }
     if let data = try? Data(contentsOf: url(in: outputDirectory)) {
       for line in data.split(separator: UInt8(ascii: "\n")) {
         if let record = try? RecordCoding.decode(Data(line)) { records.append(record) }

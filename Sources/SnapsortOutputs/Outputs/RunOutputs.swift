@@ -18,6 +18,25 @@ public enum RunOutputs {
     return url
   }
 
+  /// Removes the crops in `cards/` that no record names any more (a photo that left the folder,
+  /// a rerun of a config that writes no crops), so the folder holds what its records say.
+  /// Only names of the form the warp stage writes are touched.
+  public static func removeOrphanedCrops(keeping records: [Record], in outputDirectory: URL) {
+    let named = Set(records.compactMap { $0.card?.crop })
+    let cards = outputDirectory.appendingPathComponent("cards")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: cards.path)) ?? []
+    for name in names where isCropName(name) && !named.contains("cards/\(name)") {
+      try? FileManager.default.removeItem(at: cards.appendingPathComponent(name))
+    }
+  }
+
+  /// `<first 16 hex digits of the photo's sha256>.jpg`, as `WarpStage` names a crop.
+  private static func isCropName(_ name: String) -> Bool {
+    guard name.hasSuffix(".jpg") else { return false }
+    let stem = name.dropLast(4)
+    return stem.count == 16 && stem.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+  }
+
   /// The files derived from the records: the SQLite store and the HTML report.
   ///
   /// - Parameter sources: each record's photo by its `file` name, when known (a run knows them,

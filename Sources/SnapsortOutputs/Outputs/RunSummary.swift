@@ -45,6 +45,9 @@ public struct RunSummary: Codable, Sendable {
   public var version: String
   public var configHash: String
   public var config: String?
+  /// The files and folders the run was given, absolute, so that `rewarp` finds the photos from
+  /// any working folder (nil in a run.json written before they were kept).
+  public var inputPaths: [String]? = nil
   public var startedAt: String
   public var wallSeconds: Double
   public var jobs: Int
@@ -61,6 +64,7 @@ public struct RunSummary: Codable, Sendable {
     case startedAt = "started_at"
     case wallSeconds = "wall_seconds"
     case skippedFiles = "skipped_files"
+    case inputPaths = "input_paths"
     case peakRSSMB = "peak_rss_mb"
   }
 
@@ -82,6 +86,14 @@ public struct RunSummary: Codable, Sendable {
         cpuP95Ms: timings.cpuPercentile(0.95, of: stage).map { ms($0) })
     }
     return result
+  }
+
+  /// The `run.json` of an output folder, nil when there is none or it cannot be read.
+  public static func read(in outputDirectory: URL) -> RunSummary? {
+    guard let data = try? Data(contentsOf: outputDirectory.appendingPathComponent("run.json")) else {
+      return nil
+    }
+    return try? JSONDecoder().decode(RunSummary.self, from: data)
   }
 
   public func write(to url: URL) throws {

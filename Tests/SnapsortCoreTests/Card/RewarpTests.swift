@@ -55,9 +55,12 @@ final class RewarpTests: XCTestCase {
     // The person says the card is the bottom-right (white) and top-right (green) half, turned:
     // its top-left corner is the image's bottom-right.
     let quad = [Point(600, 480), Point(300, 480), Point(300, 0), Point(600, 0)]
-    let updated = try Rewarp.run(
-      [Rewarp.Correction(file: "b.jpg", quad: quad)], records: first.records, root: input, config: config,
-      outputDirectory: out)
+    let sources = ["b.jpg": input.appendingPathComponent("b.jpg")]
+    let outcome = try Rewarp.run(
+      [Rewarp.Correction(file: "b.jpg", quad: quad)], records: first.records, sources: sources,
+      config: config, outputDirectory: out)
+    XCTAssertEqual(outcome.replaced, ["b.jpg"], "\(outcome.kept)")
+    let updated = outcome.records
     XCTAssertEqual(updated.map(\.file), ["a.jpg", "b.jpg"])
     XCTAssertEqual(updated[0], first.records.first { $0.file == "a.jpg" })
     let card = try XCTUnwrap(updated[1].card)
@@ -81,7 +84,65 @@ final class RewarpTests: XCTestCase {
 
     XCTAssertThrowsError(
       try Rewarp.run(
-        [Rewarp.Correction(file: "missing.jpg", quad: quad)], records: first.records, root: input,
+        [Rewarp.Correction(file: "missing.jpg", quad: quad)], records: first.records, sources: sources,
         config: config, outputDirectory: out))
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent(".snapsort").path)
+        .filter { $0.hasPrefix("rewarp-") }, [], "the new crops' folder is gone")
+  }
+
+  /// Corners are checked against the record's image before any photo is touched.
+  func testProblemsNameEachCorrectionThatIsNoCardInItsImage() {
+    var card = Record(file: "card.jpg", sha256: "c")
+    card.kind = .card
+    card.image = ImageInfo(width: 1000, height: 800, orientation: 1, format: "jpeg")
+    var receipt = Record(file: "receipt.jpg", sha256: "r")
+    receipt.kind = .receipt
+    receipt.image = card.image
+    var unread = Record(file: "unread.jpg", sha256: "")
+    unread.status = .error
+    let good = [Point(100, 100), Point(900, 120), Point(880, 700), Point(90, 690)]
+    func problems(_ file: String, _ quad: [Point]) -> [String] {
+      Rewarp.problems([Rewarp.Correction(file: file, quad: quad)], records: [card, receipt, unread])
+    }
+    XCTAssertEqual(problems("card.jpg", good), [])
+    // 2 % of a side beyond the edge is a card cut off by the frame; more is a mistake.
+    XCTAssertEqual(
+      problems("card.jpg", [Point(-19, -15), Point(1019, 0), Point(1000, 815), Point(0, 800)]), [])
+    let cases: [(String, [Point], String)] = [
+      (
+        "card.jpg", [Point(-500, 172), Point(9000, 172), Point(9000, 9000), Point(-500, 9000)],
+        "outside the image"
+      ),
+      ("card.jpg", Array(good.reversed()), "counter-clockwise"),
+      ("card.jpg", [good[0], good[2], good[1], good[3]], "convex"),
+      ("card.jpg", [Point(100, 100), Point(140, 100), Point(140, 125), Point(100, 125)], "too small"),
+      ("receipt.jpg", good, "receipt.jpg is a receipt"),
+      ("unread.jpg", good, "could not read"),
+      ("other.jpg", good, "no record"),
+    ]
+    for (file, quad, expected) in cases {
+      let found = problems(file, quad)
+      XCTAssertEqual(found.count, 1, "\(file) \(quad)")
+      XCTAssertTrue(found.first?.contains(expected) == true, "\(found)")
+    }
+  }
+
+  /// A new record replaces the old one only when it is an ok card record of the same photo.
+  func testRefusalKeepsTheOldRecordUnlessTheNewOneIsACompleteCard() {
+    var old = Record(file: "a.jpg", sha256: "abc")
+    old.kind = .card
+    var new = old
+    XCTAssertNil(Rewarp.refusal(of: new, replacing: old))
+    new.status = .error
+    new.error = RecordError(stage: "ocr", message: "timed out")
+    XCTAssertEqual(Rewarp.refusal(of: new, replacing: old), "the ocr stage failed: timed out")
+    new = old
+    new.kind = .other
+    XCTAssertNotNil(Rewarp.refusal(of: new, replacing: old))
+    new = old
+    new.sha256 = "def"
+    XCTAssertNotNil(Rewarp.refusal(of: new, replacing: old))
+    XCTAssertNotNil(Rewarp.refusal(of: nil, replacing: old))
   }
 }

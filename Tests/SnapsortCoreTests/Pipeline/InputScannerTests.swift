@@ -75,4 +75,26 @@ final class InputScannerTests: XCTestCase {
       try ShardSelection(index: 2, count: 4))
     XCTAssertThrowsError(try ShardSelection.fromEnvironment(["JOB_COMPLETION_INDEX": "1"], shards: nil))
   }
+
+  /// The photo a record names is found again from the paths its run was given (`rewarp`).
+  func testFindsTheFileARecordNamesFromTheRunsPaths() throws {
+    let root = directory!
+    for path in ["one/a/x.jpg", "two/y.jpg", "single.jpg"] {
+      let url = root.appendingPathComponent(path)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data([0xFF, 0xD8, 0xFF]).write(to: url)
+    }
+    let one = root.appendingPathComponent("one"), two = root.appendingPathComponent("two")
+    let single = root.appendingPathComponent("single.jpg")
+    for roots in [[one], [one, two, single], [single]] {
+      for input in try InputScanner().scan(roots).inputs {
+        XCTAssertEqual(
+          InputScanner.url(of: input.relativePath, roots: roots)?.standardizedFileURL,
+          input.url.standardizedFileURL,
+          "\(input.relativePath) in \(roots.map(\.lastPathComponent))")
+      }
+    }
+    XCTAssertNil(InputScanner.url(of: "three/z.jpg", roots: [one, two]))
+  }
 }

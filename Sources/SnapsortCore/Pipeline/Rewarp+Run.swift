@@ -1,0 +1,88 @@
+import Foundation
+import SnapsortImaging
+import SnapsortNative
+import SnapsortStages
+
+extension Rewarp {
+  /// Re-processes the corrected files from `warp` on and keeps each new record only when it is a
+  /// complete card record of the same photo; otherwise the old record (and its crop) stands.
+  ///
+  /// The new crops are made in a folder of their own under `.snapsort/` and moved into `cards/`
+  /// only for the records taken, so a failure never touches the old crop.
+  ///
+  /// - Parameters:
+  ///   - records: the run's records (records.jsonl).
+  ///   - sources: each corrected file's photo.
+  ///   - config: the run's config.
+  /// - Throws: `Failure` when a correction has a problem (see `problems`), a corrected file has
+  ///   no photo in `sources` or the config has no `warp` stage: nothing is run then. An error
+  ///   when a stage cannot start or a crop cannot be moved into place.
+  public static func run(
+    _ corrections: [Correction], records: [Record], sources: [String: URL], config: PipelineConfig,
+    outputDirectory: URL
+  ) throws -> Outcome {
+    let problems =
+      problems(corrections, records: records)
+      + corrections.filter { sources[$0.file] == nil }.map { "\($0.file): its photo was not found" }
+    guard problems.isEmpty else { throw Failure(problems.joined(separator: "; ")) }
+    guard config.steps.contains(where: { $0.produces.contains { $0 == CardCrop.self } }) else {
+      throw Failure("the pipeline has no warp stage to re-run")
+    }
+    var byFile: [String: Record] = [:]
+    for record in records { byFile[record.file] = record }
+    let staging = outputDirectory.appendingPathComponent(".snapsort/rewarp-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: staging) }
+    let rewarped = try rerun(corrections, old: byFile, sources: sources, config: config, into: staging)
+
+    var outcome = Outcome(records: [], replaced: [], kept: [])
+    for correction in corrections {
+      let file = correction.file
+      if let reason = refusal(of: rewarped[file], replacing: byFile[file]!) {
+        outcome.kept.append((file, reason))
+        continue
+      }
+      let new = rewarped[file]!
+      if let crop = new.card?.crop {
+        try AtomicFile.move(
+          staging.appendingPathComponent(crop), over: outputDirectory.appendingPathComponent(crop))
+      }
+      byFile[file] = new
+      outcome.replaced.append(file)
+    }
+    outcome.records = byFile.values.sorted { $0.file < $1.file }
+    return outcome
+  }
+
+  /// A normal run seeded with the person's corners (their order is the card's, so warp keeps it)
+  /// and the kind card, keeping the run's classification: detection and classification are not
+  /// run again.
+  private static func rerun(
+    _ corrections: [Correction], old: [String: Record], sources: [String: URL], config: PipelineConfig,
+    into staging: URL
+  ) throws -> [String: Record] {
+    let quads = Dictionary(uniqueKeysWithValues: corrections.map { ($0.file, $0.quad) })
+    let classifications = old.compactMapValues(\.classification)
+    let inputs = corrections.map { InputScanner.Input(relativePath: $0.file, url: sources[$0.file]!) }
+    return try Runner(config: config, jobs: 1, outputDirectory: staging).records(
+      for: inputs,
+      seeds: { input in
+        [
+          KindDecision(classification: classifications[input.relativePath], kind: .card),
+          CardGeometry(quad: quads[input.relativePath], confidence: 1, reason: nil, cornersAreFinal: true),
+        ]
+      })
+  }
+
+  /// Why `new` must not replace `old`, or nil when it is a complete card record of the same photo.
+  static func refusal(of new: Record?, replacing old: Record) -> String? {
+    guard let new else { return "the pipeline gave no record" }
+    if new.status == .error {
+      return new.error.map { "the \($0.stage) stage failed: \($0.message)" } ?? "it gave an error record"
+    }
+    if !old.sha256.isEmpty && new.sha256 != old.sha256 {
+      return "the photo has changed since the run (its content differs): run it again first"
+    }
+    if new.kind != .card { return "it came out as \(new.kind.rawValue), not as a card" }
+    return nil
+  }
+}
