@@ -18,7 +18,7 @@ release: deps
 
 ## Runs the default pipeline over samples/ into out/.
 run: release
-	.build/release/snapsort run samples --out $(OUT) --jobs $(JOBS); status=$$?; \
+	.build/release/snapsort run samples --out $(OUT) --fresh --jobs $(JOBS); status=$$?; \
 	echo "records: $(OUT)/records.jsonl   report: $(OUT)/report.html   store: $(OUT)/snapsort.sqlite   summary: $(OUT)/run.json   crops: $(OUT)/cards/"; \
 	[ $$status -le 1 ] || exit $$status
 
