@@ -108,6 +108,10 @@ public final class OCRStage: Stage {
     {
       payment = PaymentInfo(network: match.network, last4: match.last4)
       texts = PaymentCardNumber.maskAllGroups(result.lines.map(\.text), last4: match.last4)
+    } else if PaymentCardRedaction.namesPaymentCard(result.lines.map(\.text)) {
+      // A network's name or an expiry label, but no whole number: tesseract split it into groups
+      // on separate lines or misread a digit, and each group is still part of the number.
+      texts = PaymentCardNumber.maskAllGroups(result.lines.map(\.text), last4: nil)
     }
     let lines = zip(result.lines, texts).map { line, text in
       TextLine(text: text, box: line.box, confidence: Rounding.tenths(line.confidence))

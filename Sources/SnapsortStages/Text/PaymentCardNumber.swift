@@ -82,7 +82,7 @@ public enum PaymentCardNumber {
   /// Masks every run of four or more digits in all lines, keeping only the card's last four
   /// digits where they are printed last. Used once a card number was found: tesseract often
   /// splits the number into groups on separate lines, which per-line masking would miss.
-  public static func maskAllGroups(_ lines: [String], last4: String) -> [String] {
+  public static func maskAllGroups(_ lines: [String], last4: String?) -> [String] {
     var masked = lines.map { line -> String in
       var characters = Array(line)
       var index = 0
@@ -99,7 +99,7 @@ public enum PaymentCardNumber {
       return String(characters)
     }
     // Show the last four again at their last occurrence in reading order.
-    if let lineIndex = lines.lastIndex(where: { $0.contains(last4) }),
+    if let last4, !last4.isEmpty, let lineIndex = lines.lastIndex(where: { $0.contains(last4) }),
       let range = lines[lineIndex].range(of: last4, options: .backwards)
     {
       var characters = Array(masked[lineIndex])

@@ -49,12 +49,17 @@ public struct PaymentCardRedaction: Sendable, Equatable {
 
   /// Whether the text says the card is a payment card.
   static func isPaymentCard(_ text: CardText) -> Bool {
-    text.payment != nil
-      || text.lines.contains { line in
-        let words = ReceiptKeywords.fold(line.text)
-        return folded.networkNames.contains { words.contains($0) }
-          || folded.paymentExpiryLabels.contains { words.contains($0) }
-      }
+    text.payment != nil || namesPaymentCard(text.lines.map(\.text))
+  }
+
+  /// Whether a line names a card network or an expiry label ("VALID THRU"): a payment card even
+  /// when its number was not read whole.
+  public static func namesPaymentCard(_ lines: [String]) -> Bool {
+    lines.contains { line in
+      let words = ReceiptKeywords.fold(line)
+      return folded.networkNames.contains { words.contains($0) }
+        || folded.paymentExpiryLabels.contains { words.contains($0) }
+    }
   }
 
   /// The padded boxes of the number's rows, the expiry and the holder's name; empty when no line

@@ -146,6 +146,13 @@ final class PaymentCardNumberTests: XCTestCase {
     XCTAssertEqual(
       PaymentCardNumber.maskAllGroups(["4111", "1111", "1111", "1111", "09/29"], last4: "1111"),
       ["••••", "••••", "••••", "1111", "09/29"])
+    // A number read only in groups, on a card that names its network: no group stays readable.
+    let split = ["VISA", "4111", "1111 #1111", "1111", "VALID THRU 09/29"]
+    XCTAssertTrue(PaymentCardRedaction.namesPaymentCard(split))
+    XCTAssertFalse(PaymentCardRedaction.namesPaymentCard(["Bäckerei Grün", "Treuekarte", "1234 5678"]))
+    XCTAssertEqual(
+      PaymentCardNumber.maskAllGroups(split, last4: nil),
+      ["VISA", "••••", "•••• #••••", "••••", "VALID THRU 09/29"])
   }
 }
 
