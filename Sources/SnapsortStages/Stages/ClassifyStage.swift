@@ -4,19 +4,21 @@ import SnapsortNative
 
 /// Needs `ImagePixels`; produces `KindDecision`.
 ///
-/// Decides whether the photo shows a card, a receipt or something else from cheap evidence on
-/// the analysis copy (the paper region's shape, rows of text, a right-hand price column); later
-/// stages with a `when` then run or not.
+/// Decides whether the photo shows a card or a receipt from cheap evidence on the analysis copy
+/// (the paper region's shape, rows of text and their height, a right-hand price column, colour),
+/// weighed by a fitted model (`KindModel`); later stages with a `when` then run or not.
 public final class ClassifyStage: Stage {
   public static let name = "classify"
   public static let summary =
-    "Card, receipt or other from the paper region, text rows and a right-hand price column"
+    "Card or receipt from the paper region, text rows, a right-hand price column and colour"
   public static let needs: [any Artifact.Type] = [ImagePixels.self]
   public static let produces: [any Artifact.Type] = [KindDecision.self]
 
   public struct Options: StageOptions, Equatable {
     /// Below this confidence the kind the config assumes is kept.
     public var minimumConfidence: Double = 0.5
+    /// The model file written by `bench/kind/fit_kind.py` (default: the bundled one).
+    public var model: String = KindModel.bundledFileName
     public init() {}
   }
 
@@ -24,17 +26,20 @@ public final class ClassifyStage: Stage {
     guard (0...1).contains(options.minimumConfidence) else {
       throw ConfigError(path: "minimum_confidence", "must be between 0 and 1")
     }
+    try ConfigError.at("model") { try KindModel.load(from: context.resolve(options.model)) }
   }
 
   private let options: Options
+  private let model: KindModel
 
   public init(options: Options, context: StageContext) throws {
     self.options = options
+    model = try KindModel.load(from: context.resolve(options.model))
   }
 
   public func process(_ item: PhotoItem) throws {
     let evidence = KindEvidence.measure(try item.pixels().analysis)
-    let (kind, confidence) = evidence.decide()
+    let (kind, confidence) = model.decide(evidence)
     item.artifacts.write(
       KindDecision(
         classification: Classification(

@@ -55,4 +55,91 @@ final class ClassifyStageTests: XCTestCase {
 
   /// Measured with the committed stage (53 of 59; missed: A4-like invoices without a price column and faint tall scans); may only go up.
   static let minimumRealReceipts = 53
+
+  /// The analysis copy of a sample, as the load stage makes it.
+  private func analysisCopy(of file: String) throws -> Bitmap {
+    let load = try LoadStage(options: .init(), context: StageContext())
+    let url = Self.root.appendingPathComponent("samples/\(file)")
+    let item = PhotoItem(relativePath: file, url: url, outputDirectory: nil)
+    try load.process(item)
+    return try item.pixels().analysis
+  }
+
+  /// `image` on a light page `widthFactor` times as wide and a third taller, as a flatbed scan of
+  /// the whole glass.
+  private func onWidePage(_ image: Bitmap, widthFactor: Double) -> Bitmap {
+    let rgb = image.rgb()
+    let w = Int(Double(rgb.width) * widthFactor), h = rgb.height * 4 / 3
+    var page = Bitmap(width: w, height: h, format: .rgb, fill: 236)
+    let x0 = (w - rgb.width) / 3, y0 = (h - rgb.height) / 2
+    for y in 0..<rgb.height {
+      for x in 0..<rgb.width {
+        for c in 0..<3 {
+          page.pixels[((y + y0) * w + x + x0) * 3 + c] = rgb.pixels[(y * rgb.width + x) * 3 + c]
+        }
+      }
+    }
+    return page
+  }
+
+  func testReceiptsScannedWithWideMarginsOrPhotographedInHalvesStayReceipts() throws {
+    let model = try KindModel.load(from: StageContext().resolve(KindModel.bundledFileName))
+    let files = try FileManager.default.contentsOfDirectory(
+      atPath: Self.root.appendingPathComponent("samples/receipts").path
+    ).filter { $0.hasSuffix(".jpg") }.sorted()
+    XCTAssertFalse(files.isEmpty)
+    for file in files {
+      let image = try analysisCopy(of: "receipts/\(file)")
+      // A scan is also made of the whole glass; a photo pasted on a page is no capture anyone makes.
+      let widePage =
+        file.contains("scan") ? [("on a page 2.5 times as wide", onWidePage(image, widthFactor: 2.5))] : []
+      let variants: [(String, Bitmap)] =
+        widePage + [
+          ("top half", image.cropped(x: 0, y: 0, width: image.width, height: image.height * 11 / 20)),
+          (
+            "bottom half",
+            image.cropped(x: 0, y: image.height * 9 / 20, width: image.width, height: image.height * 11 / 20)
+          ),
+        ]
+      for (name, variant) in variants {
+        let evidence = KindEvidence.measure(variant)
+        XCTAssertEqual(model.decide(evidence).kind, .receipt, "\(file), \(name): \(evidence)")
+      }
+    }
+  }
+
+  func testTheBundledModelUsesOnlyFeaturesThisBuildComputes() throws {
+    let url = StageContext().resolve(KindModel.bundledFileName)
+    let model = try KindModel.load(from: url)
+    XCTAssertFalse(model.features.isEmpty)
+    XCTAssertNotNil(model.training["about"])
+    let evidence = KindEvidence(
+      paperShare: 0.9, paperAspect: 2, textRows: 30, rightColumnShare: 0.5, textLikeShare: 0.9)
+    for name in KindModel.featureNames { XCTAssertNotNil(KindModel.value(name, of: evidence), name) }
+    XCTAssertNil(KindModel.value("no_such_feature", of: evidence))
+    XCTAssertEqual(
+      KindModel.value("log_text_rows*paper_share", of: evidence) ?? 0, log1p(30) * 0.9, accuracy: 1e-12)
+    let examples = try XCTUnwrap(model.examples)
+    XCTAssertFalse(examples.isEmpty)
+    for example in examples {
+      XCTAssertEqual(
+        model.receiptProbability(example.evidence), example.receiptProbability, accuracy: 1e-5,
+        "the fitting script and this build disagree on \(example.evidence)")
+    }
+
+    var other = model
+    other.features[0] = "no_such_feature"
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("kind-model-\(UUID()).json")
+    defer { try? FileManager.default.removeItem(at: file) }
+    try JSONEncoder().encode(other).write(to: file)
+    XCTAssertThrowsError(try KindModel.load(from: file)) { error in
+      XCTAssertEqual((error as? DataFileError)?.problem, .incompatible)
+      XCTAssertTrue("\(error)".contains("no_such_feature"), "\(error)")
+    }
+    XCTAssertThrowsError(
+      try ClassifyStage.validate(
+        {
+          var o = ClassifyStage.Options(); o.model = file.path; return o
+        }(), context: StageContext()))
+  }
 }

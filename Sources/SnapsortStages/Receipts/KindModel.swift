@@ -1,0 +1,119 @@
+import Foundation
+
+/// Card or receipt from `KindEvidence`: a logistic regression on standardised features (the
+/// evidence's and, when the fit chose degree 2, their pairwise products), fitted by
+/// `bench/kind/fit_kind.py` on training folds of real receipts and generated cards (the file says
+/// which in `training`, with its held-out figures).
+public struct KindModel: Codable, Sendable, Equatable {
+  public static let currentVersion = 1
+  public static let bundledFileName = "kind-model.json"
+
+  public var version: Int
+  /// Feature names, in the order of `mean`, `scale` and `weights` (`KindModel.value`).
+  public var features: [String]
+  public var mean: [Double]
+  public var scale: [Double]
+  public var weights: [Double]
+  public var bias: Double
+  /// What the model was fitted and measured on, for people.
+  public var training: [String: String]
+  /// Photos' evidence with the probability the fitting script gave them, so a test can check
+  /// that this build computes the same.
+  public var examples: [Example]?
+
+  public struct Example: Codable, Sendable, Equatable {
+    public var evidence: KindEvidence
+    public var receiptProbability: Double
+
+    enum CodingKeys: String, CodingKey {
+      case evidence
+      case receiptProbability = "receipt_probability"
+    }
+  }
+
+  /// Every feature this build computes, by the name a model file uses.
+  public static let featureNames = [
+    "log_text_rows", "log_textual_rows", "text_like_share", "right_column_share", "row_height",
+    "ink_share", "paper_share", "log_paper_aspect", "colorfulness", "log_image_aspect",
+  ]
+
+  /// Feature `name` of `evidence`: one of `featureNames`, or the product of two (`a*b`). Keep in
+  /// step with `features()` and `expanded()` in bench/kind/fit_kind.py.
+  public static func value(_ name: String, of evidence: KindEvidence) -> Double? {
+    let factors = name.split(separator: "*", omittingEmptySubsequences: false)
+    if factors.count == 2 {
+      guard let a = baseValue(String(factors[0]), of: evidence),
+        let b = baseValue(String(factors[1]), of: evidence)
+      else { return nil }
+      return a * b
+    }
+    return baseValue(name, of: evidence)
+  }
+
+  private static func baseValue(_ name: String, of evidence: KindEvidence) -> Double? {
+    switch name {
+    case "log_text_rows": log1p(Double(evidence.textRows))
+    case "log_textual_rows": log1p(Double(evidence.textRows) * evidence.textLikeShare)
+    case "text_like_share": evidence.textLikeShare
+    case "right_column_share": evidence.rightColumnShare
+    case "row_height": evidence.rowHeight ?? 0
+    case "ink_share": evidence.inkShare ?? 0
+    case "paper_share": evidence.paperShare
+    case "log_paper_aspect": log(max(1, evidence.paperAspect))
+    case "colorfulness": evidence.colorfulness ?? 0
+    case "log_image_aspect": log(max(1, evidence.imageAspect ?? 1))
+    default: nil
+    }
+  }
+
+  /// The probability that the photo is a receipt.
+  public func receiptProbability(_ evidence: KindEvidence) -> Double {
+    var z = bias
+    for (index, name) in features.enumerated() {
+      let x = Self.value(name, of: evidence) ?? 0
+      z += weights[index] * (x - mean[index]) / scale[index]
+    }
+    return 1 / (1 + exp(-z))
+  }
+
+  /// The kind and how sure the model is of it (0.5…1).
+  public func decide(_ evidence: KindEvidence) -> (kind: Kind, confidence: Double) {
+    let p = receiptProbability(evidence)
+    return p >= 0.5 ? (.receipt, p) : (.card, 1 - p)
+  }
+
+  /// Reads a model file and checks that this build computes its features.
+  public static func load(from url: URL) throws -> KindModel {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw DataFileError(
+        .unreadable, "cannot read the kind model \(url.path): \(error.localizedDescription)")
+    }
+    let model: KindModel
+    do {
+      model = try JSONDecoder().decode(KindModel.self, from: data)
+    } catch {
+      throw DataFileError(.invalid, "the kind model \(url.path) is not valid: \(error)")
+    }
+    guard model.version == currentVersion else {
+      throw DataFileError(
+        .incompatible,
+        "the kind model \(url.path) has version \(model.version); this snapsort reads \(currentVersion)")
+    }
+    let sizes = [model.mean.count, model.scale.count, model.weights.count]
+    guard sizes.allSatisfy({ $0 == model.features.count }), model.scale.allSatisfy({ $0 > 0 }) else {
+      throw DataFileError(
+        .invalid, "the kind model \(url.path) has features, means, scales and weights that do not match")
+    }
+    let probe = KindEvidence(
+      paperShare: 0, paperAspect: 1, textRows: 0, rightColumnShare: 0, textLikeShare: 0)
+    if let unknown = model.features.first(where: { value($0, of: probe) == nil }) {
+      throw DataFileError(
+        .incompatible,
+        "the kind model \(url.path) uses the feature \"\(unknown)\", which this snapsort does not compute")
+    }
+    return model
+  }
+}
