@@ -18,6 +18,7 @@ struct Snapsort: ParsableCommand {
       VerifyBackupCommand.self,
       RewarpCommand.self,
       EvalBarcodesCommand.self,
+      ReceiptTextCommand.self,
     ],
     defaultSubcommand: nil
   )

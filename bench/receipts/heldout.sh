@@ -2,8 +2,9 @@
 # Held-out receipt figures, snapsort and the naive baseline in the same run (see README.md here):
 #   1. total/date/merchant on the 345 SROIE receipts by the fixed 5-fold split of folds.json
 #      (per fold, pooled, tuned-on 45 vs sroie_dev 300) and on the German 14 (test only);
-#   2. OCR against the dataset's own lines on sroie_dev (token CER, answer present, the naive rules
-#      on perfect lines and on snapsort's OCR lines);
+#   2. snapsort's extractor on the dataset's own lines of sroie_dev beside its OCR, by fold (the
+#      extractor's ceiling and the OCR gap), and OCR against those lines (token CER, answer
+#      present, the naive rules on perfect lines and on snapsort's OCR lines): ocr_gap.sh;
 #   3. item F1 and total on rendered receipts of the held-out layout families and fonts
 #      (splits.json, bench/gen/receipts.py);
 #   CPU seconds per receipt (user + sys of the whole snapsort run at --jobs 1, over its receipts).
@@ -50,17 +51,11 @@ n() { ls "$1" | grep -ciE '\.(jpe?g|png)$'; }
 {
   echo "## Receipts, held out"
   echo
-  echo "### SROIE by the fixed 5-fold split (folds.json), German 14 as test"
-  echo
-  "$PY" bench/receipts/score.py --cv "$WORK/snap-sroie/records.jsonl" "$WORK/snap-sroie_dev/records.jsonl" "$WORK/snap-softmatic_de/records.jsonl" --label snapsort
-  echo
-  "$PY" bench/receipts/score.py --cv "$WORK/naive-sroie.jsonl" "$WORK/naive-sroie_dev.jsonl" "$WORK/naive-softmatic_de.jsonl" --label "naive baseline"
+  RECEIPTS_RECORDS="$WORK/snap-sroie/records.jsonl $WORK/snap-sroie_dev/records.jsonl $WORK/snap-softmatic_de/records.jsonl" \
+    RECEIPTS_NAIVE="$WORK/naive-sroie.jsonl $WORK/naive-sroie_dev.jsonl $WORK/naive-softmatic_de.jsonl" \
+    SNAPSORT="$SNAPSORT" PY="$PY" RECEIPTS_DATA="$DATA" WORK="$WORK/ocr-gap" bench/receipts/ocr_gap.sh
   echo
   echo "snapsort CPU s/receipt (user+sys over the run, --jobs 1): sroie $(cpu "$WORK/time-sroie.txt" "$(n "$DATA/sroie")"), sroie_dev $(cpu "$WORK/time-sroie_dev.txt" "$(n "$DATA/sroie_dev")"), German $(cpu "$WORK/time-softmatic_de.txt" "$(n "$DATA/softmatic_de")")."
-  echo
-  echo "### OCR against the dataset's own lines (sroie_dev)"
-  echo
-  "$PY" bench/receipts/ocr_error.py "$WORK/snap-sroie_dev/records.jsonl" --data "$DATA/sroie_dev" --naive-lines
   echo
   echo "### Rendered receipts of the held-out layout families and fonts (splits.json)"
   echo

@@ -3,6 +3,11 @@
 the tesseract CLI on the image as it is, and the naive rules a user would script first.
 
     naive_baseline.py IMAGES_DIR OUT.jsonl [--jobs N]
+    naive_baseline.py --lines DIR OUT.jsonl
+
+--lines runs the same rules on the dataset's own text lines instead of tesseract's (DIR's
+NAME.lines.csv, joined into printed rows by their boxes: true_lines.read_rows), `file` naming the
+.lines.csv, as `snapsort receipt-text` does: the rules' ceiling, beside snapsort's.
 
 merchant = the first line with three letters or more; date = the first date (day first, ISO
 out); total = the largest amount on a line that says TOTAL / SUMME / SUMA / ZU ZAHLEN… Writes one
@@ -53,7 +58,18 @@ def run(path):
     return {"file": os.path.basename(path), "seconds": round(time.monotonic() - start, 3), "receipt": naive(text)}
 
 
+def main_lines(folder, out):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import true_lines
+    with open(out, "w", encoding="utf-8") as f:
+        for stem in true_lines.stems_with_lines(folder):
+            rows = true_lines.read_rows(os.path.join(folder, stem + ".lines.csv"))
+            f.write(json.dumps({"file": stem + ".lines.csv", "receipt": naive("\n".join(rows))}, ensure_ascii=False) + "\n")
+
+
 def main():
+    if sys.argv[1] == "--lines":
+        return main_lines(sys.argv[2], sys.argv[3])
     folder, out = sys.argv[1], sys.argv[2]
     jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else 1
     paths = sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.lower().endswith((".jpg", ".jpeg", ".png")))

@@ -26,8 +26,6 @@ What it prints:
     boxed, and joined into printed rows by their boxes: the dataset boxes a price apart from its
     label) and on the records' OCR lines, i.e. one extractor on perfect and on the project's OCR.
 """
-import csv
-import io
 import json
 import os
 import re
@@ -35,6 +33,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import score  # noqa: E402  (same matching rules)
+from true_lines import read_lines, read_rows  # noqa: E402  (as `snapsort receipt-text` reads them)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -45,38 +44,6 @@ DATE = re.compile(
     r"|(?<!\d)(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})(?!\d)"
     r"|(?<!\d)(\d{1,2})[\s-]*(" + "|".join(MONTHS) + r")[A-Z]*[\s,-]*(\d{4}|\d{2})(?!\d)",
     re.I)
-
-
-def read_boxes(path):
-    """[(x_left, y_top, y_bottom, text)] of NAME.lines.csv, in file order."""
-    boxes = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for row in csv.reader(f):
-            if len(row) >= 9:
-                try:
-                    xs, ys = [float(v) for v in row[0:8:2]], [float(v) for v in row[1:8:2]]
-                except ValueError:
-                    continue
-                boxes.append((min(xs), min(ys), max(ys), ",".join(row[8:])))
-    return boxes
-
-
-def read_lines(path):
-    return [b[3] for b in read_boxes(path)]
-
-
-def read_rows(path):
-    """The true lines joined into printed rows: boxes whose vertical centres lie within half a box
-    height of a row's centre join it, left to right (the dataset boxes a price apart from its
-    label; an OCR reading whole rows, as snapsort's does, puts them on one line)."""
-    rows = []
-    for x, top, bottom, text in sorted(read_boxes(path), key=lambda b: (b[1] + b[2]) / 2):
-        centre, height = (top + bottom) / 2, max(1.0, bottom - top)
-        if rows and abs(centre - rows[-1]["centre"]) < 0.5 * min(height, rows[-1]["height"]):
-            rows[-1]["cells"].append((x, text))
-        else:
-            rows.append({"centre": centre, "height": height, "cells": [(x, text)]})
-    return [" ".join(t for _, t in sorted(r["cells"])) for r in rows]
 
 
 def parse_date(m):
@@ -150,7 +117,7 @@ def main():
         for line in open(path, encoding="utf-8"):
             if line.strip():
                 r = json.loads(line)
-                records[os.path.splitext(os.path.basename(r["file"]))[0]] = r
+                records[score.stem(r["file"])] = r
     stems = sorted(n[: -len(".lines.csv")] for n in os.listdir(data) if n.endswith(".lines.csv"))
     if only_fold is not None:
         stems = [s for s in stems if folds.get(s, {}).get("fold") == int(only_fold)]

@@ -4,10 +4,12 @@
     score.py DATASET_DIR PREDICTIONS.jsonl LABEL [--items] [--run-json RUN.json]
     score.py --cv PREDICTIONS.jsonl [MORE.jsonl ...] [--label L] [--heldout K]
              [--data ../shared/data/receipts] [--folds bench/receipts/folds.json]
+    score.py --compare --run LABEL FILE[,FILE...] [--run LABEL FILE[,FILE...] ...]
+             [--data ../shared/data/receipts] [--folds bench/receipts/folds.json]
 
 DATASET_DIR holds NAME.jpg + NAME.json (`../shared/data/receipts/<set>`: merchant, date, total) or
 NAME.expected.json (rendered receipts: `receipt.items`). PREDICTIONS.jsonl has one JSON object per
-image with `file` (ending in NAME.jpg) and `receipt` {merchant, date, total, items}: snapsort's
+image with `file` (ending in NAME.jpg, or NAME.lines.csv for `snapsort receipt-text`) and `receipt` {merchant, date, total, items}: snapsort's
 records.jsonl, or the baseline's output in the same shape.
 
 How a field is compared (the rules of the dataset's README):
@@ -26,6 +28,16 @@ Prints one row per fold, SROIE pooled (345), the 45 tuned-on and the 300 sroie_d
 sroie_dev split by whether the receipt's merchant group is among the tuned-on 45: an unseen shop
 or not), and the German test 14; with --heldout K also the training folds (all but K) against
 fold K.
+
+--compare puts several runs side by side on the same receipts, one table per field (total, date,
+merchant): the SROIE receipts that carry the dataset's own lines (NAME.lines.csv; the 300 of
+sroie_dev, the 45 of sroie/ have none) per fold of folds.json, pooled, and the mean ± sd over the
+folds, then the German test 14 (a run with no prediction for any of them shows "–" there). Meant
+for one extractor on the project's OCR and on the true lines (`snapsort receipt-text`), the naive
+rules beside them: the gap column is the second run's share minus the first's (true lines minus
+OCR: what OCR costs the extractor), and a line under each table counts the receipts the first two
+runs got right in both, only one of them, or neither. A stem a run did not predict counts as wrong
+for that run.
 """
 import difflib
 import json
@@ -80,14 +92,86 @@ def field_hits(truth, pred):
     return hits
 
 
+def stem(file):
+    """The receipt's stem of a prediction's `file`: `sroie_000.jpg`, `sroie_000.lines.csv`."""
+    name = os.path.basename(file)
+    if name.endswith(".lines.csv"):
+        return name[: -len(".lines.csv")]
+    return os.path.splitext(name)[0]
+
+
 def read_predictions(paths):
     preds = {}
     for path in paths:
         for line in open(path, encoding="utf-8"):
             if line.strip():
                 r = json.loads(line)
-                preds[os.path.splitext(os.path.basename(r["file"]))[0]] = r.get("receipt") or {}
+                preds[stem(r["file"])] = r.get("receipt") or {}
     return preds
+
+
+def share(rows, field):
+    scored = [h[field] for h in rows if field in h]
+    return (sum(scored), len(scored))
+
+
+def compare_main(argv):
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    runs, data, folds_path = [], os.path.join(os.path.dirname(root), "shared", "data", "receipts"), os.path.join(here, "folds.json")
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--run" and i + 2 < len(argv):
+            runs.append((argv[i + 1], read_predictions([p for p in argv[i + 2].split(",") if p])))
+            i += 3
+        elif argv[i] in ("--data", "--folds") and i + 1 < len(argv):
+            data, folds_path = (argv[i + 1], folds_path) if argv[i] == "--data" else (data, argv[i + 1])
+            i += 2
+        else:
+            sys.exit(f"score.py --compare: unexpected argument {argv[i]!r} (--run LABEL FILE[,FILE...])")
+    if len(runs) < 2:
+        sys.exit("score.py --compare: give two --run or more (the first two make the gap column)")
+    split = json.load(open(folds_path, encoding="utf-8"))
+    truth = {name: json.load(open(os.path.join(data, v["folder"], name + ".json"), encoding="utf-8"))
+             for part in ("sroie", "test") for name, v in split[part].items()}
+    lined = {n: v for n, v in split["sroie"].items() if os.path.exists(os.path.join(data, v["folder"], n + ".lines.csv"))}
+    groups = [(f"fold {k}", sorted(n for n, v in lined.items() if v["fold"] == k)) for k in range(split["folds"])]
+    groups.append((f"**pooled, SROIE with true lines**", sorted(lined)))
+    german = sorted(split["test"])
+    hits = [{n: field_hits(truth[n], preds.get(n, {})) for n in truth} for _, preds in runs]
+    for field in ("total", "date", "merchant"):
+        head = [label for label, _ in runs]
+        head.insert(2, "gap (2nd − 1st)")
+        print(f"| {field}: set | n | " + " | ".join(head) + " |")
+        print("|---|---|" + "---|" * len(head))
+        per_fold = [[] for _ in range(len(runs) + 1)]
+        for name, stems in groups:
+            shares = [share([h[n] for n in stems], field) for h in hits]
+            cells = [f"{ok}/{n} ({ok / n:.2f})" if "pooled" in name else f"{ok / n:.2f}" for ok, n in shares]
+            gap = shares[1][0] / shares[1][1] - shares[0][0] / shares[0][1]
+            cells.insert(2, f"{gap:+.2f}")
+            if name.startswith("fold"):
+                for j, (ok, n) in enumerate(shares):
+                    per_fold[j].append(ok / n)
+                per_fold[-1].append(gap)
+            print(f"| {name} | {shares[0][1]} | " + " | ".join(cells) + " |")
+        spread = [f"{sum(a) / len(a):.3f} ± {(sum((x - sum(a) / len(a)) ** 2 for x in a) / (len(a) - 1)) ** 0.5:.3f}" for a in per_fold]
+        spread.insert(2, spread.pop())
+        print("| mean ± sd over the folds | | " + " | ".join(spread) + " |")
+        cells = []
+        for (_, preds), h in zip(runs, hits):
+            ok, n = share([h[s] for s in german], field)
+            cells.append(f"{ok}/{n} ({ok / n:.2f})" if n and any(s in preds for s in german) else "–")
+        cells.insert(2, "–")
+        print(f"| German test (no true lines) | {len(german)} | " + " | ".join(cells) + " |")
+        both = [(hits[0][n].get(field), hits[1][n].get(field)) for n in sorted(lined) if field in hits[0][n]]
+        print(f"\nPer receipt, pooled ({runs[0][0]} / {runs[1][0]}): right in both {both.count((True, True))}, "
+              f"only in the second {both.count((False, True))}, only in the first {both.count((True, False))}, "
+              f"in neither {both.count((False, False))}.")
+        print()
+    missing = [f"{label} {sum(1 for n in lined if n not in preds)}" for label, preds in runs]
+    print(f"SROIE receipts with true lines: {len(lined)} of {len(split['sroie'])}. Without a prediction "
+          f"(counted wrong): " + ", ".join(missing) + ".")
 
 
 def cv_main(argv):
@@ -159,28 +243,29 @@ def cv_main(argv):
 def main():
     if "--cv" in sys.argv:
         return cv_main(sys.argv[sys.argv.index("--cv") + 1:])
+    if "--compare" in sys.argv:
+        return compare_main(sys.argv[sys.argv.index("--compare") + 1:])
     folder, predictions, label = sys.argv[1], sys.argv[2], sys.argv[3]
     items_mode = "--items" in sys.argv
     preds = {}
     seconds = []
     for line in open(predictions, encoding="utf-8"):
         r = json.loads(line)
-        stem = os.path.splitext(os.path.basename(r["file"]))[0]
-        preds[stem] = r.get("receipt") or {}
+        preds[stem(r["file"])] = r.get("receipt") or {}
         if "seconds" in r:
             seconds.append(r["seconds"])
     counts = {"total": [0, 0], "date": [0, 0], "merchant": [0, 0]}
     tp = fp = fn = 0
     for name in sorted(os.listdir(folder)):
         if items_mode and name.endswith(".expected.json"):
-            stem = name[: -len(".expected.json")]
+            key = name[: -len(".expected.json")]
             truth = json.load(open(os.path.join(folder, name), encoding="utf-8")).get("receipt", {})
         elif not items_mode and name.endswith(".json"):
-            stem = name[:-5]
+            key = name[:-5]
             truth = json.load(open(os.path.join(folder, name), encoding="utf-8"))
         else:
             continue
-        pred = preds.get(stem, {})
+        pred = preds.get(key, {})
         if truth.get("total") is not None:
             counts["total"][1] += 1
             counts["total"][0] += amount(truth["total"]) is not None and amount(truth["total"]) == amount(pred.get("total"))

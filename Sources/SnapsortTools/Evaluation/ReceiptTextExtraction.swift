@@ -1,0 +1,111 @@
+import Foundation
+import SnapsortCore
+import SnapsortNative
+import SnapsortStages
+
+/// The receipt stage's field extraction run on text lines from files instead of on OCR: with a
+/// dataset's own transcription it measures the extractor's ceiling, and against a run's records
+/// of the same receipts, what OCR costs (`bench/receipts`).
+///
+/// The extraction is the stage's own: lines are joined into printed rows by
+/// `ReceiptLine.rows(from:)` and read by `ReceiptExtractor.extract`, as the stage does with each
+/// OCR reading. What the stage does about OCR itself (reading the binarised image too, reading the
+/// total's line, the date's and the logo again) needs pixels, and has none to work on here.
+public struct ReceiptTextExtraction: Sendable {
+  /// One file's result in a record's shape, so that the tools that read `records.jsonl` read it:
+  /// `file`, `kind`, `status`, and `receipt` (as records write it) or `error`.
+  public struct Output: Codable, Sendable, Equatable {
+    public struct Failure: Codable, Sendable, Equatable {
+      public var message: String
+    }
+
+    public var file: String
+    public var kind = "receipt"
+    public var status: String
+    public var receipt: ReceiptRecord?
+    public var error: Failure?
+
+    public init(file: String, receipt: ReceiptRecord) {
+      self.file = file
+      status = "ok"
+      self.receipt = receipt
+    }
+
+    public init(file: String, error message: String) {
+      self.file = file
+      status = "error"
+      error = Failure(message: message)
+    }
+  }
+
+  /// A text file to read and the name its output carries.
+  public struct Input: Sendable, Equatable {
+    public var url: URL
+    /// The path below the folder given, `/`-separated; a file given itself is named by its name.
+    public var name: String
+  }
+
+  private let extractor: ReceiptExtractor
+
+  /// - Parameter catalog: the issuer names a header is matched against (the receipt stage's
+  ///   `catalog`); none matches no brand.
+  public init(catalog: IssuerCatalog?) {
+    extractor = ReceiptExtractor(catalog: catalog)
+  }
+
+  /// The receipt the stage would extract from OCR that read exactly `lines`.
+  public func receipt(from lines: [TesseractEngine.Item]) -> ReceiptRecord {
+    extractor.extract(ReceiptLine.rows(from: lines))
+  }
+
+  /// One input's output: its receipt, or the error that kept it from being read.
+  public func output(for input: Input) -> Output {
+    do {
+      let lines = try ReceiptTextLines.read(input.url, name: input.name)
+      return Output(file: input.name, receipt: receipt(from: lines))
+    } catch {
+      return Output(file: input.name, error: "\(error)")
+    }
+  }
+
+  /// The text files to read: each path that is a file, and the `.csv` and `.txt` files under each
+  /// folder (hidden ones skipped), sorted by name. With several paths, names begin with each
+  /// path's own name, as `snapsort run` names records, so that they stay apart.
+  ///
+  /// - Throws: `InputError` for a path that does not exist.
+  public static func inputs(at paths: [URL]) throws -> [Input] {
+    var inputs: [Input] = []
+    for root in paths.map(\.standardizedFileURL) {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) else {
+        throw InputError("no such file or directory: \(root.path)")
+      }
+      let prefix = paths.count > 1 ? root.lastPathComponent + "/" : ""
+      guard isDirectory.boolValue else {
+        inputs.append(Input(url: root, name: root.lastPathComponent))
+        continue
+      }
+      let walker = FileManager.default.enumerator(atPath: root.path)
+      while let relative = walker?.nextObject() as? String {
+        let url = root.appendingPathComponent(relative)
+        if url.lastPathComponent.hasPrefix(".") {
+          walker?.skipDescendants()
+          continue
+        }
+        var isFolder: ObjCBool = false
+        guard ["csv", "txt"].contains(url.pathExtension.lowercased()),
+          FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue
+        else { continue }
+        inputs.append(Input(url: url, name: prefix + relative))
+      }
+    }
+    return inputs.sorted { $0.name < $1.name }
+  }
+
+  /// An output as one line of JSON, keys sorted as `records.jsonl` writes them.
+  public static func jsonLine(_ output: Output) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(output), as: UTF8.self)
+  }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import SnapsortCore
+import SnapsortStages
+import SnapsortTools
+
+struct ReceiptTextCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "receipt-text",
+    abstract: "Extract receipt fields from text lines read from files, without OCR.",
+    discussion: """
+      Runs the receipt stage's extraction (rows rebuilt from boxes; merchant, date, currency, \
+      items, totals, reference, checks) on text a file holds instead of on what OCR read from a \
+      photo. On a perfect transcription it gives the extractor's ceiling; against a run's records \
+      of the same receipts, the gap is what OCR costs.
+
+      A .csv file holds boxed lines as SROIE's .lines.csv does: x1,y1,x2,y2,x3,y3,x4,y4,text, a \
+      box's four corners in pixels then its text (commas and quotes are part of the text; a text \
+      wrapped whole in double quotes is unquoted). Boxes on one printed row are joined into one \
+      line as the stage joins OCR words. Any other file is plain text, one printed row per line. \
+      A folder is searched for .csv and .txt files. Every line counts as read with confidence \
+      100, and the stage's OCR steps (a second reading of the binarised image, reading the \
+      total's line, the date's and the logo again) do not apply.
+
+      Exit status: 0 when every file was read, 1 when some could not be (each is named on \
+      stderr with the line at fault, and with --json gets an error object), 2 for a missing \
+      path, a folder without text files or a catalog that cannot be read.
+      """
+  )
+
+  @Argument(help: "Text files (.csv boxed lines, else plain text) or folders of them.", completion: .file())
+  var paths: [String]
+
+  @Flag(
+    name: .long,
+    help: """
+      One line of JSON per file, shaped like a record: file, kind, status, and receipt as \
+      records.jsonl writes it (or error).
+      """)
+  var json = false
+
+  @Option(
+    name: .long,
+    help:
+      "Issuer catalog whose brands a header is matched against (default: the bundled one, the receipt stage's).",
+    completion: .file(extensions: ["json"]))
+  var catalog: String?
+
+  func validate() throws {
+    guard !paths.isEmpty else { throw ValidationError("give a text file or a folder of them") }
+  }
+
+  func run() throws {
+    let inputs: [ReceiptTextExtraction.Input]
+    do {
+      inputs = try ReceiptTextExtraction.inputs(at: paths.map { URL(fileURLWithPath: $0) })
+    } catch {
+      Terminal.error(Terminal.describe(error))
+      throw SnapsortExit.usage
+    }
+    guard !inputs.isEmpty else {
+      Terminal.error("no .csv or .txt files under \(paths.joined(separator: ", "))")
+      throw SnapsortExit.usage
+    }
+    let extraction = ReceiptTextExtraction(catalog: try loadCatalog())
+    var failed = 0
+    var rows: [[String]] = []
+    for input in inputs {
+      let output = extraction.output(for: input)
+      if let error = output.error {
+        Terminal.error(error.message)
+        failed += 1
+      }
+      if json {
+        print(try ReceiptTextExtraction.jsonLine(output))
+      } else if let receipt = output.receipt {
+        let total = [receipt.total?.description, receipt.currency].compactMap { $0 }.joined(separator: " ")
+        rows.append([
+          output.file, receipt.merchant ?? "", receipt.date ?? "", total, "\(receipt.items.count)",
+        ])
+      }
+    }
+    if !json, !rows.isEmpty {
+      print(TextTable.render(header: ["FILE", "MERCHANT", "DATE", "TOTAL", "ITEMS"], rows: rows))
+    }
+    if failed > 0 { throw SnapsortExit.someFailed }
+  }
+
+  /// The catalog the receipt stage would match against: `--catalog`, else the bundled one.
+  private func loadCatalog() throws -> IssuerCatalog {
+    do {
+      if let catalog { return try IssuerCatalog.load(from: URL(fileURLWithPath: catalog)) }
+      return try IssuerCatalog.bundled()
+    } catch {
+      Terminal.error("\(error)")
+      throw SnapsortExit.usage
+    }
+  }
+}
