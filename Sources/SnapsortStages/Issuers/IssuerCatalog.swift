@@ -74,7 +74,8 @@ public struct Issuer: Codable, Sendable, Equatable {
 }
 
 /// The issuers a classifier chooses among: the bundled `issuers.json`, optionally extended.
-public struct IssuerCatalog: Codable, Sendable, Equatable {
+public struct IssuerCatalog: Codable, Sendable, Equatable, VersionedDataFile {
+  public static let fileDescription = "the issuer catalog"
   public static let currentVersion = 1
   public static let bundledFileName = "issuers.json"
 
@@ -90,25 +91,7 @@ public struct IssuerCatalog: Codable, Sendable, Equatable {
   ///
   /// - Throws: `DataFileError` naming the file and the first problem found.
   public static func load(from url: URL) throws -> IssuerCatalog {
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
-      throw DataFileError(
-        .unreadable, "cannot read the issuer catalog \(url.path): \(error.localizedDescription)")
-    }
-    let catalog: IssuerCatalog
-    do {
-      catalog = try JSONDecoder().decode(IssuerCatalog.self, from: data)
-    } catch {
-      throw DataFileError(.invalid, "the issuer catalog \(url.path) is not valid: \(error)")
-    }
-    guard catalog.version == currentVersion else {
-      throw DataFileError(
-        .incompatible,
-        "the issuer catalog \(url.path) has version \(catalog.version); this snapsort reads \(currentVersion)"
-      )
-    }
+    let catalog = try read(from: url)
     try catalog.check(source: url.path)
     return catalog
   }

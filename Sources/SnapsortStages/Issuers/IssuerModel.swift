@@ -14,7 +14,8 @@ import Foundation
 /// with its own issuer removed from the candidates and "none" as the answer, which teaches the
 /// open-set case directly. A threshold on the top probability, calibrated on held-out data, then
 /// turns a weak winner into "unknown".
-public struct IssuerModel: Codable, Sendable, Equatable {
+public struct IssuerModel: Codable, Sendable, Equatable, VersionedDataFile {
+  public static let fileDescription = "the issuer model"
   public static let currentVersion = 1
   public static let bundledFileName = "issuer-model.json"
 
@@ -55,24 +56,7 @@ public struct IssuerModel: Codable, Sendable, Equatable {
 
   /// Reads a model file and checks that it fits this build's features.
   public static func load(from url: URL) throws -> IssuerModel {
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
-      throw DataFileError(
-        .unreadable, "cannot read the issuer model \(url.path): \(error.localizedDescription)")
-    }
-    let model: IssuerModel
-    do {
-      model = try JSONDecoder().decode(IssuerModel.self, from: data)
-    } catch {
-      throw DataFileError(.invalid, "the issuer model \(url.path) is not valid: \(error)")
-    }
-    guard model.version == currentVersion else {
-      throw DataFileError(
-        .incompatible,
-        "the issuer model \(url.path) has version \(model.version); this snapsort reads \(currentVersion)")
-    }
+    let model = try read(from: url)
     guard model.features == IssuerFeatures.names, model.weights.count == IssuerFeatures.count,
       model.nullFeatures == IssuerFeatures.nullNames,
       model.nullWeights.count == IssuerFeatures.nullNames.count

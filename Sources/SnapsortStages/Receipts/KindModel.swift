@@ -4,7 +4,8 @@ import Foundation
 /// evidence's and, when the fit chose degree 2, their pairwise products), fitted by
 /// `bench/kind/fit_kind.py` on training folds of real receipts and generated cards (the file says
 /// which in `training`, with its held-out figures).
-public struct KindModel: Codable, Sendable, Equatable {
+public struct KindModel: Codable, Sendable, Equatable, VersionedDataFile {
+  public static let fileDescription = "the kind model"
   public static let currentVersion = 1
   public static let bundledFileName = "kind-model.json"
 
@@ -84,24 +85,7 @@ public struct KindModel: Codable, Sendable, Equatable {
 
   /// Reads a model file and checks that this build computes its features.
   public static func load(from url: URL) throws -> KindModel {
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
-      throw DataFileError(
-        .unreadable, "cannot read the kind model \(url.path): \(error.localizedDescription)")
-    }
-    let model: KindModel
-    do {
-      model = try JSONDecoder().decode(KindModel.self, from: data)
-    } catch {
-      throw DataFileError(.invalid, "the kind model \(url.path) is not valid: \(error)")
-    }
-    guard model.version == currentVersion else {
-      throw DataFileError(
-        .incompatible,
-        "the kind model \(url.path) has version \(model.version); this snapsort reads \(currentVersion)")
-    }
+    let model = try read(from: url)
     let sizes = [model.mean.count, model.scale.count, model.weights.count]
     guard sizes.allSatisfy({ $0 == model.features.count }), model.scale.allSatisfy({ $0 > 0 }) else {
       throw DataFileError(
