@@ -42,6 +42,8 @@ public struct KindEvidence: Sendable, Equatable, Codable {
 
   /// Longest side of the region the rows are counted on.
   public static let side = 800
+  /// Below this shorter side an image holds no row of text to count.
+  public static let minimumSide = 32
 
   /// Measures the evidence on `image` (the analysis copy): the paper is found on a small grey
   /// copy, and its rectangle cut from the full analysis copy before reducing, so a receipt that

@@ -38,8 +38,11 @@ public final class ClassifyStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
-    let evidence = KindEvidence.measure(try item.pixels().analysis)
-    let (kind, confidence) = model.decide(evidence)
+    let image = try item.pixels().analysis
+    let evidence = KindEvidence.measure(image)
+    // Too small to hold a row of text: nothing for the model to weigh, so the config's kind stays.
+    let (kind, confidence) =
+      min(image.width, image.height) < KindEvidence.minimumSide ? (.unknown, 0) : model.decide(evidence)
     item.artifacts.write(
       KindDecision(
         classification: Classification(
