@@ -57,6 +57,8 @@ public struct StageContext: Sendable {
   /// Write payment cards' crops as cut, their number, expiry and holder's name readable
   /// (`snapsort run --keep-card-numbers`); by default `CardCropFile` paints them over.
   public var keepCardNumbers: Bool
+  /// Engines every worker of a run shares (one context is handed to all of a run's workers).
+  public let sharedEngines: SharedTesseractEngines
 
   public init(
     outputDirectory: URL? = nil, jobs: Int = 1, configDirectory: URL? = nil, keepCardNumbers: Bool = false
@@ -65,6 +67,7 @@ public struct StageContext: Sendable {
     self.jobs = jobs
     self.configDirectory = configDirectory
     self.keepCardNumbers = keepCardNumbers
+    self.sharedEngines = SharedTesseractEngines()
   }
 
   /// Resolves a path from the config: absolute as is, else against the config's folder, then

@@ -66,7 +66,7 @@ public final class OCRStage: Stage {
 
   private let options: Options
   private let engine: TesseractEngine
-  private let nameEngine: TesseractEngine?
+  private let nameEngine: SharedTesseractEngine?
   private let spellings: CardNameCatalog?
 
   public init(options: Options, context: StageContext) throws {
@@ -74,7 +74,7 @@ public final class OCRStage: Stage {
     self.engine = try TesseractEngine(languages: options.languages)
     self.nameEngine =
       options.nameLanguages.isEmpty || options.nameRereads == 0
-      ? nil : try TesseractEngine(languages: options.nameLanguages)
+      ? nil : try context.sharedEngines.engine(languages: options.nameLanguages)
     self.spellings =
       options.catalog.isEmpty
       ? nil : CardNameCatalog(catalog: try IssuerCatalog.load(from: context.resolve(options.catalog)))
@@ -177,7 +177,7 @@ public final class OCRStage: Stage {
 
   /// One line cut out of the prepared crop, with a margin of a third of its height, read as a
   /// single line; nil when there is no time left or nothing legible.
-  static func reread(_ box: Box, of image: Bitmap, with engine: TesseractEngine, deadline: Int)
+  static func reread(_ box: Box, of image: Bitmap, with engine: SharedTesseractEngine, deadline: Int)
     -> String?
   {
     guard deadline > 0 else { return nil }

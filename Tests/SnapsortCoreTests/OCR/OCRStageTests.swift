@@ -108,6 +108,32 @@ final class OCRStageTests: XCTestCase {
     }
   }
 
+  /// The Latin re-read model is one per run, not one per worker (about 200 MB each): two workers'
+  /// stages built from a run's context share it and read through it at the same time with the
+  /// results each would get alone.
+  func testWorkersShareOneNameEngineAndReadThroughItAtOnce() throws {
+    let context = StageContext(jobs: 2)
+    let engine = try context.sharedEngines.engine(languages: "Latin")
+    XCTAssertTrue(engine === (try context.sharedEngines.engine(languages: "Latin")))
+    XCTAssertFalse(engine === (try StageContext().sharedEngines.engine(languages: "Latin")))
+    let names = ["zabka", "norrebro-kaffe", "ferreteria-nunez", "muller"]
+    let items = try names.map { name in
+      let item = PhotoItem(
+        relativePath: name, url: Self.fixtures.appendingPathComponent(name + ".png"), outputDirectory: nil)
+      try LoadStage(options: .init(), context: context).process(item)
+      return item
+    }
+    let alone = try items.map { try $0.pixels().analysis.grayscale() }.map {
+      engine.recognize($0, segmentation: .sparseText, deadline: 20_000).text
+    }
+    let images = try items.map { try $0.pixels().analysis.grayscale() }
+    let together = ConcurrentResults(count: images.count)
+    DispatchQueue.concurrentPerform(iterations: images.count) { index in
+      together.set(index, engine.recognize(images[index], segmentation: .sparseText, deadline: 20_000).text)
+    }
+    XCTAssertEqual(together.values, alone)
+  }
+
   func testMissingLanguageIsAConfigError() {
     var options = OCRStage.Options()
     options.languages = "eng+xxx"
@@ -191,5 +217,26 @@ final class CardNamePickerTests: XCTestCase {
     }
     let picked = CardNamePicker.candidates(lines: lines, words: words, height: 638).map(\.text)
     XCTAssertEqual(picked, ["ICA Stammis", "Decathlon"])
+  }
+}
+
+/// Results written by concurrent iterations, one slot each.
+private final class ConcurrentResults: @unchecked Sendable {
+  // Safety: `values` is only touched while `lock` is held.
+  private var slots: [String]
+  private let lock = NSLock()
+
+  init(count: Int) { slots = Array(repeating: "", count: count) }
+
+  func set(_ index: Int, _ value: String) {
+    lock.lock()
+    slots[index] = value
+    lock.unlock()
+  }
+
+  var values: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return slots
   }
 }

@@ -1,0 +1,44 @@
+import Foundation
+
+/// One `TesseractEngine` that several workers take turns on, behind a lock: for readings that
+/// are short and rare next to a photo's other work (a name line read again with the Latin model),
+/// where a model per worker would cost far more memory (about 200 MB each) than the waiting.
+public final class SharedTesseractEngine: @unchecked Sendable {
+  // Safety: `engine` is only touched while `lock` is held.
+  private let engine: TesseractEngine
+  private let lock = NSLock()
+  public let languages: String
+
+  public init(languages: String) throws(NativeLibraryError) {
+    engine = try TesseractEngine(languages: languages)
+    self.languages = languages
+  }
+
+  /// `TesseractEngine.recognize`, once no other worker is reading; the deadline counts from the
+  /// start of the reading itself.
+  public func recognize(
+    _ bitmap: Bitmap, segmentation: TesseractEngine.PageSegmentation, deadline: Int
+  ) -> TesseractEngine.Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return engine.recognize(bitmap, segmentation: segmentation, deadline: deadline)
+  }
+}
+
+/// The engines a run's workers share, made on first use, one per language set.
+public final class SharedTesseractEngines: @unchecked Sendable {
+  // Safety: `engines` is only touched while `lock` is held.
+  private var engines: [String: SharedTesseractEngine] = [:]
+  private let lock = NSLock()
+
+  public init() {}
+
+  public func engine(languages: String) throws(NativeLibraryError) -> SharedTesseractEngine {
+    lock.lock()
+    defer { lock.unlock() }
+    if let engine = engines[languages] { return engine }
+    let engine = try SharedTesseractEngine(languages: languages)
+    engines[languages] = engine
+    return engine
+  }
+}
