@@ -45,7 +45,7 @@ public final class LoadStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
-    let data = try item.prefetched ?? FileBytes.read(item.url)
+    let data = try item.bytes()
     var file = ImageFile(data: data, sha256: FileBytes.sha256(of: data))
     // The file's facts reach the record whatever happens below.
     defer { item.artifacts.write(file) }
