@@ -29,9 +29,11 @@ static void error_exit(j_common_ptr cinfo) {
   longjmp(err->escape, 1);
 }
 
-/* libjpeg prints warnings to stderr by default; count them silently instead. */
+/* libjpeg prints warnings to stderr by default; count them silently instead, keeping the first
+   one's text (corrupt data, a premature end) for the record to name. */
 static void emit_message(j_common_ptr cinfo, int msg_level) {
   if (msg_level < 0) {
+    if (cinfo->err->num_warnings == 0) record_message(cinfo);
     cinfo->err->num_warnings++;
   }
 }

@@ -49,6 +49,7 @@ public struct RunJob: Sendable {
     if let shard {
       listing.inputs = listing.inputs.filter { shard.contains($0.relativePath) }
       listing.skipped = listing.skipped.filter { shard.contains($0) }
+      listing.reasons = listing.reasons.filter { shard.contains($0.key) }
     }
     try OutputError.writing(outputDirectory) {
       try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
@@ -104,7 +105,7 @@ public struct RunJob: Sendable {
         inputs: listing.inputs.count, ok: records.count - failed, error: failed,
         skipped: listing.skipped.count, notStarted: timings.notStarted),
       stages: RunSummary.stageTimings(timings), skippedFiles: listing.skipped,
-      interrupted: timings.notStarted > 0)
+      skippedReasons: listing.reasons, interrupted: timings.notStarted > 0)
   }
 
   /// The earlier records to reuse, by content hash: none for a fresh run; else the folder must

@@ -71,12 +71,24 @@ enum HostileCorpus {
     try put("names/with space.jpg", jpeg)
     try put("names/ünïcödé-カード.png", png)
     try put("names/new\nline.jpg", jpeg)
-    // A directory named like an image, and sidecars that must be skipped.
-    try fm.createDirectory(at: root.appendingPathComponent("folder.jpg"), withIntermediateDirectories: true)
-    count += 1
+    // Folders named like images are walked like any folder.
+    try put("folder.jpg/inside.jpg", jpeg)
+    try put("folder.jpg/y.png/deep.png", png)
+    // A scan that breaks off into garbage and ends properly: ok, with libjpeg's warning.
+    try put("damaged/garbage-midway.jpg", damagedJPEG(jpeg))
+    // Sidecars that must be skipped.
     try Data("sidecar".utf8).write(to: root.appendingPathComponent("names/with space.txt"))
     try Data("{}".utf8).write(to: root.appendingPathComponent("names/meta.json"))
     return count
+  }
+
+  /// `jpeg` cut at 60 %, garbage without a marker byte, and the end-of-image marker.
+  static func damagedJPEG(_ jpeg: Data) -> Data {
+    let garbage: [UInt8] = (0..<2000).map { UInt8(($0 * 37 + 11) % 255) }
+    var damaged = Data(jpeg.prefix(jpeg.count * 6 / 10))
+    damaged.append(contentsOf: garbage)
+    damaged.append(contentsOf: [0xFF, 0xD9])
+    return damaged
   }
 
   static func flip(_ data: Data, every stride: Int) -> Data {

@@ -22,9 +22,8 @@ final class HostileCorpusTests: XCTestCase {
     try ImageEncoder.png(Bitmap(width: 32, height: 32, format: .gray)).write(to: locked)
     chmod(locked.path, 0)
     expected += 1
-    // A named pipe called like a photo: reading it would block forever.
+    // A named pipe called like a photo: reading it would block forever, so it is a skip.
     mkfifo(corpus.appendingPathComponent("pipe.jpg").path, 0o644)
-    expected += 1
     mkfifo(corpus.appendingPathComponent("pipe-without-extension").path, 0o644)
 
     let out = directory.appendingPathComponent("out")
@@ -45,17 +44,58 @@ final class HostileCorpusTests: XCTestCase {
     XCTAssertEqual(byName["formats/16-bit.png"]?.status, .ok)
     XCTAssertEqual(byName["exif/bad-offset.jpg"]?.image?.orientation, 1)
     XCTAssertEqual(byName["exif/orientation-9.jpg"]?.status, .ok)
-    XCTAssertEqual(byName["folder.jpg"]?.error?.message, "a directory, not an image file")
+    XCTAssertEqual(byName["folder.jpg/inside.jpg"]?.status, .ok)
+    XCTAssertEqual(byName["folder.jpg/y.png/deep.png"]?.status, .ok)
+    XCTAssertEqual(byName["damaged/garbage-midway.jpg"]?.status, .ok)
+    XCTAssertEqual(
+      byName["damaged/garbage-midway.jpg"]?.warnings?.first?.hasPrefix("damaged JPEG data"), true)
     XCTAssertEqual(byName["names/new\nline.jpg"]?.status, .ok)
     XCTAssertEqual(byName["empty/zero.heic"]?.error?.message, "empty file (0 bytes)")
-    XCTAssertEqual(byName["pipe.jpg"]?.error?.message.hasPrefix("not a regular file"), true)
     XCTAssertEqual(byName["formats/one-pixel.png"]?.error?.stage, "load")
     let summary =
       try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json")))
       as? [String: Any]
     XCTAssertEqual(
-      (summary?["counts"] as? [String: Any])?["skipped"] as? Int, 3,
-      "the .txt and .json sidecars and the unnamed pipe")
+      (summary?["counts"] as? [String: Any])?["skipped"] as? Int, 4,
+      "the .txt and .json sidecars and both pipes")
+    let reasons = summary?["skipped_reasons"] as? [String: String]
+    XCTAssertEqual(reasons?["pipe.jpg"]?.hasPrefix("a named pipe"), true)
+    let report = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
+    XCTAssertTrue(report.contains("damaged JPEG data: libjpeg warned"), "the report shows the warning")
+  }
+
+  /// A tree of everything a folder can hold besides photos: every entry reached gives exactly one
+  /// record or one counted skip with its reason, and nothing blocks, loops or crashes.
+  func testAHostileTreeGivesOneRecordOrOneSkipPerEntry() throws {
+    let directory = try CLI.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let tree = directory.appendingPathComponent("t")
+    let jpeg = try ImageEncoder.jpeg(Bitmap(width: 64, height: 48, format: .rgb))
+    let (records, skips) = try HostileTree.write(to: tree, jpeg: jpeg)
+    let config = directory.appendingPathComponent("load-only.json")
+    try Data(#"{"version": 1, "stages": [{"stage": "load"}]}"#.utf8).write(to: config)
+    let out = directory.appendingPathComponent("out")
+    let result = try CLI.run(
+      ["run", tree.path, "--config", config.path, "--out", out.path, "--jobs", "1", "--quiet"])
+    XCTAssertEqual(result.status, 1, "the empty photo fails, nothing else stops the run: \(result.stderr)")
+    let written = try RecordCoding.readLines(out.appendingPathComponent("records.jsonl"))
+    let summary =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json")))
+      as? [String: Any]
+    let reasons = try XCTUnwrap(summary?["skipped_reasons"] as? [String: String])
+    XCTAssertEqual(Set(written.map(\.file)), records, "one record for each photo and nothing else")
+    XCTAssertEqual(Set(reasons.keys), Set(skips.keys), "one skip for each other entry")
+    XCTAssertEqual(
+      written.count + reasons.count, HostileTree.entries(under: tree), "records + skips = entries")
+    XCTAssertEqual((summary?["counts"] as? [String: Any])?["skipped"] as? Int, reasons.count)
+    for (file, expected) in skips {
+      XCTAssertEqual(reasons[file]?.hasPrefix(expected), true, "\(file): \(reasons[file] ?? "no reason")")
+    }
+    let byName = Dictionary(uniqueKeysWithValues: written.map { ($0.file, $0) })
+    XCTAssertEqual(byName["bad\\xFF\\xFEname.jpg"]?.status, .ok, "a name that is not UTF-8 is read")
+    XCTAssertEqual(byName["new\nline/photo\n.jpg"]?.status, .ok)
+    XCTAssertEqual(byName["x.jpg/y.png/z.jpg"]?.status, .ok)
+    XCTAssertEqual(byName["empty.jpg"]?.error?.message, "empty file (0 bytes)")
   }
 
   /// Root reads every file, so the permission path is exercised by running the CLI as `nobody`

@@ -27,6 +27,7 @@ int snapsort_jpeg_probe(const uint8_t *data, size_t size, int scale_denom,
 
 /// Decodes into `pixels`, which holds output_width * output_height * output_channels bytes.
 /// `warnings` receives libjpeg's warning count: a truncated file can "succeed" with warnings.
+/// On success with warnings, `message` holds the first warning's text.
 int snapsort_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, uint8_t *pixels,
                          size_t pixels_size, int *warnings, char *message, size_t message_size);
 

@@ -100,7 +100,10 @@ public final class Runner: Sendable {
   ) -> Record {
     // Resuming: a file whose content already has a record of this config is not processed again.
     var prefetched: Data?
-    if !previous.isEmpty, let data = try? FileBytes.read(input.url) {
+    if !previous.isEmpty,
+      let data = try? input.fileSystemPath.map({ try FileBytes.read(fileSystemPath: $0) })
+        ?? FileBytes.read(input.url)
+    {
       if var done = previous[FileBytes.sha256(of: data)] {
         done.file = input.relativePath
         return done
@@ -109,7 +112,8 @@ public final class Runner: Sendable {
     }
     let item = PhotoItem(
       relativePath: input.relativePath, url: input.url, outputDirectory: outputDirectory,
-      assumedKind: config.assumedKind, deadline: .now() + config.secondsPerImage, prefetched: prefetched)
+      assumedKind: config.assumedKind, deadline: .now() + config.secondsPerImage, prefetched: prefetched,
+      fileSystemPath: input.fileSystemPath)
     for seed in seeds { item.artifacts.write(seed) }
     var error = runStages(on: item, with: pipeline, config: config, timings: &timings)
     error = writeCrop(of: item, config: config, error: error)
@@ -287,7 +291,8 @@ public final class PhotoPipeline {
   public func photo(for input: InputScanner.Input) -> (item: PhotoItem, record: Record) {
     let item = PhotoItem(
       relativePath: input.relativePath, url: input.url, outputDirectory: outputDirectory,
-      assumedKind: config.assumedKind, deadline: .now() + config.secondsPerImage)
+      assumedKind: config.assumedKind, deadline: .now() + config.secondsPerImage,
+      fileSystemPath: input.fileSystemPath)
     var error = Runner.runStages(on: item, with: pipeline, config: config, timings: &timings)
     error = Runner.writeCrop(of: item, config: config, error: error)
     return (item, RecordAssembly.record(of: item, error: error))

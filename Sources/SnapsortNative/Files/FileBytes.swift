@@ -15,7 +15,12 @@ public enum FileBytes {
   /// than `Data(contentsOf:)`: Foundation's error path leaks a buffer per unreadable file (found by
   /// LeakSanitizer), and `O_NONBLOCK` keeps a FIFO in the folder from blocking a worker at open.
   public static func read(_ url: URL) throws -> Data {
-    let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    try read(fileSystemPath: Array(url.path.utf8))
+  }
+
+  /// `read(_:)` by the path's bytes, for a name that is not UTF-8 (which a `URL` cannot hold).
+  public static func read(fileSystemPath path: [UInt8]) throws -> Data {
+    let descriptor = FileSystemName.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
     guard descriptor >= 0 else { throw FileReadError(openFailure(errno)) }
     defer { close(descriptor) }
     var status = stat()
@@ -46,6 +51,7 @@ public enum FileBytes {
   private static func openFailure(_ code: Int32) -> String {
     switch code {
     case ENOENT: return "the file disappeared before it could be read"
+    case ELOOP: return "a symbolic link that leads back to itself (a loop), so nothing was read"
     case EACCES, EPERM: return "permission denied: the file is not readable"
     default: return "cannot read the file: \(String(cString: strerror(code)))"
     }

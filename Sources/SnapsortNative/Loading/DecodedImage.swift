@@ -14,4 +14,16 @@ package protocol ImageDecoder {
   /// Decodes stored pixels (before orientation), reduced by `1/reduction` when the format can do
   /// that cheaply (JPEG's DCT scaling); other formats ignore `reduction`.
   static func decode(_ data: UnsafeRawBufferPointer, reduction: Int) throws -> Bitmap
+  /// `decode` with what the decoder warned of on the way: damaged data it decoded through (a
+  /// libjpeg "Corrupt JPEG data" warning, a PNG chunk with a bad CRC), in words for the record.
+  static func decodeWarning(_ data: UnsafeRawBufferPointer, reduction: Int) throws -> (Bitmap, [String])
+}
+
+extension ImageDecoder {
+  /// Decoders that cannot tell damage they decoded through from none say nothing.
+  package static func decodeWarning(_ data: UnsafeRawBufferPointer, reduction: Int) throws -> (
+    Bitmap, [String]
+  ) {
+    (try decode(data, reduction: reduction), [])
+  }
 }

@@ -10,6 +10,12 @@ package enum JPEGDecoder: ImageDecoder {
   }
 
   package static func decode(_ data: UnsafeRawBufferPointer, reduction: Int) throws -> Bitmap {
+    try decodeWarning(data, reduction: reduction).0
+  }
+
+  package static func decodeWarning(_ data: UnsafeRawBufferPointer, reduction: Int) throws -> (
+    Bitmap, [String]
+  ) {
     let info = try probe(data, reduction: reduction)
     let width = Int(info.output_width), height = Int(info.output_height)
     let format: Bitmap.Format = info.output_channels == 1 ? .gray : .rgb
@@ -29,7 +35,11 @@ package enum JPEGDecoder: ImageDecoder {
     if warnings > 0 && isTruncated(data) {
       throw ImageDecodeError("truncated JPEG: the file ends before the image data does")
     }
-    return bitmap
+    // Damage libjpeg decoded through (a scan that breaks off into garbage and resumes at a marker)
+    // leaves wrong pixels behind: the photo is usable, but the record says it is damaged.
+    guard warnings > 0 else { return (bitmap, []) }
+    let times = warnings == 1 ? "once" : "\(warnings) times"
+    return (bitmap, ["damaged JPEG data: libjpeg warned \(times), first: \(String(cBuffer: message))"])
   }
 
   /// Encodes pixels as a JPEG file (for card crops).

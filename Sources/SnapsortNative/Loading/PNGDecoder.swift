@@ -14,6 +14,12 @@ package enum PNGDecoder: ImageDecoder {
   }
 
   package static func decode(_ data: UnsafeRawBufferPointer, reduction: Int) throws -> Bitmap {
+    try decodeWarning(data, reduction: reduction).0
+  }
+
+  package static func decodeWarning(_ data: UnsafeRawBufferPointer, reduction: Int) throws -> (
+    Bitmap, [String]
+  ) {
     let image = try PNGImage(data)
     let isColor = image.pointer.pointee.format & colorFlag != 0
     image.pointer.pointee.format = isColor ? colorFlag : 0  // PNG_FORMAT_RGB or PNG_FORMAT_GRAY
@@ -30,8 +36,14 @@ package enum PNGDecoder: ImageDecoder {
       if !succeeded { out.update(repeating: 0) }
     }
     guard succeeded else { throw ImageDecodeError("corrupt PNG: \(image.message)") }
-    return bitmap
+    // libpng decodes through some damage (an ancillary chunk's CRC error drops that chunk) and
+    // says so with PNG_IMAGE_WARNING and the message; a damaged IDAT fails above.
+    guard image.pointer.pointee.warning_or_error & warningFlag != 0 else { return (bitmap, []) }
+    return (bitmap, ["damaged PNG data: libpng warned: \(image.message)"])
   }
+
+  /// PNG_IMAGE_WARNING in `png_image.warning_or_error`.
+  private static let warningFlag: UInt32 = 1
 }
 
 /// Owns one `png_image` at a fixed address: libpng keeps a pointer to it (its error handler

@@ -119,6 +119,10 @@ public struct HTMLReport {
       searchable += [receipt.merchant].compactMap { $0 } + receipt.items.map(\.description)
       searchable += (receipt.text ?? []).map(\.text)
     }
+    if let warnings = record.warnings, !warnings.isEmpty {
+      body += "<p class=\"warning\">\(warnings.map(HTMLText.escape).joined(separator: " · "))</p>"
+      searchable += warnings
+    }
     if let notes = record.notes, !notes.isEmpty {
       body += "<p class=\"notes\">\(notes.map(HTMLText.escape).joined(separator: " · "))</p>"
     }
@@ -276,7 +280,7 @@ public struct HTMLReport {
     dl{display:grid;grid-template-columns:auto 1fr;gap:2px 8px;margin:4px 0}dt{color:#777}dd{margin:0}
     .name{font-weight:600}.conf{color:#777;font-size:12px}.barcode{margin:4px 0}.sym{font:12px monospace;color:#555;margin-right:6px}
     .bars{vertical-align:middle;max-width:100%}.textual{background:#f0f0f0;padding:2px 6px;word-break:break-all}
-    .ok{color:#080}.bad{color:#c00}.error,.notes{margin:4px 0}.error{color:#c00}.muted,.notes{color:#777}
+    .ok{color:#080}.bad{color:#c00}.error,.notes,.warning{margin:4px 0}.warning{color:#a60}.error{color:#c00}.muted,.notes{color:#777}
     table{border-collapse:collapse;font-size:13px}td,th{border-bottom:1px solid #eee;padding:2px 6px;text-align:left}
     .num{text-align:right;font-variant-numeric:tabular-nums}.hidden{display:none}#none{padding:0 16px}
     .tags{margin:4px 0}.tag{display:inline-block;background:#e4ecf7;border-radius:3px;padding:0 6px;margin-right:4px;font-size:12px}

@@ -68,6 +68,9 @@ public enum OutputMerger {
         notStarted: summaries.map(\.counts.notStarted).reduce(0, +),
         reused: summaries.map(\.counts.reused).reduce(0, +)),
       stages: mergedStages(summaries), skippedFiles: skipped,
+      skippedReasons: summaries.reduce(into: [:]) {
+        $0.merge($1.skippedReasons ?? [:]) { first, _ in first }
+      },
       interrupted: summaries.contains { $0.interrupted })
   }
 

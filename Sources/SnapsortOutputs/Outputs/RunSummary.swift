@@ -54,6 +54,8 @@ public struct RunSummary: Codable, Sendable {
   public var counts: Counts
   public var stages: [String: StageTiming]
   public var skippedFiles: [String]
+  /// Why each of `skippedFiles` was skipped (nil in a run.json written before reasons were kept).
+  public var skippedReasons: [String: String]? = nil
   public var interrupted: Bool
   /// The process's peak resident memory so far (getrusage), in MiB.
   public var peakRSSMB: Double = RunSummary.currentPeakRSSMB()
@@ -64,6 +66,7 @@ public struct RunSummary: Codable, Sendable {
     case startedAt = "started_at"
     case wallSeconds = "wall_seconds"
     case skippedFiles = "skipped_files"
+    case skippedReasons = "skipped_reasons"
     case inputPaths = "input_paths"
     case peakRSSMB = "peak_rss_mb"
   }

@@ -13,6 +13,8 @@ public struct ImageFile: Artifact {
   public var sha256: String
   public var info: ImageInfo?
   public var notes: [String] = []
+  /// Damage the decoder read through (the record's `warnings`): the pixels may be wrong.
+  public var warnings: [String] = []
 
   public init(data: Data, sha256: String) {
     self.data = data

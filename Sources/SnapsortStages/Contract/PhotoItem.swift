@@ -17,11 +17,13 @@ public final class PhotoItem {
   public let deadline: DispatchTime
   /// The file's bytes when the runner has read them already (to look its content up for resuming).
   public let prefetched: Data?
+  /// The path's bytes when a name in it is not UTF-8, which `url` cannot hold.
+  public let fileSystemPath: [UInt8]?
   public let artifacts = Artifacts()
 
   public init(
     relativePath: String, url: URL, outputDirectory: URL?, assumedKind: Kind = .unknown,
-    deadline: DispatchTime = .distantFuture, prefetched: Data? = nil
+    deadline: DispatchTime = .distantFuture, prefetched: Data? = nil, fileSystemPath: [UInt8]? = nil
   ) {
     self.relativePath = relativePath
     self.url = url
@@ -29,9 +31,19 @@ public final class PhotoItem {
     self.assumedKind = assumedKind
     self.deadline = deadline
     self.prefetched = prefetched
+    self.fileSystemPath = fileSystemPath
   }
 
   /// The kind stages' `when` conditions test: decided, or else assumed.
+  /// The file's bytes, read now unless the runner read them already.
+  ///
+  /// - Throws: `FileReadError` saying why the file cannot be read.
+  public func bytes() throws -> Data {
+    if let prefetched { return prefetched }
+    if let fileSystemPath { return try FileBytes.read(fileSystemPath: fileSystemPath) }
+    return try FileBytes.read(url)
+  }
+
   public var kind: Kind { artifacts[KindDecision.self]?.kind ?? assumedKind }
 
   /// Seconds left before `deadline` (0 when passed).

@@ -19,6 +19,9 @@ public struct Record: Codable, Sendable, Equatable {
   public var error: RecordError?
   /// Stage notes that are not errors ("no card found", "no code found", "ocr timed out").
   public var notes: [String]?
+  /// Damage the image's decoder read through (corrupt data, a bad CRC): the record is `ok` but
+  /// its pixels may be partly wrong. Absent when there was none.
+  public var warnings: [String]?
   /// What the classify stage decided and from which evidence.
   public var classification: Classification?
 
@@ -30,7 +33,7 @@ public struct Record: Codable, Sendable, Equatable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case file, sha256, kind, status, image, card, receipt, error, notes, classification
+    case file, sha256, kind, status, image, card, receipt, error, notes, warnings, classification
   }
 }
 

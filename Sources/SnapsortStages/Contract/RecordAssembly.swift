@@ -17,6 +17,7 @@ public enum RecordAssembly {
     record.receipt = receipt(from: artifacts)
     let notes = artifacts.written.flatMap(\.notes)
     record.notes = notes.isEmpty ? nil : notes
+    if let warnings = file?.warnings, !warnings.isEmpty { record.warnings = warnings }
     if let error {
       record.status = .error
       record.error = error

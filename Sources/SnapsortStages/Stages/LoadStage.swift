@@ -45,7 +45,7 @@ public final class LoadStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
-    let data = try item.prefetched ?? FileBytes.read(item.url)
+    let data = try item.bytes()
     var file = ImageFile(data: data, sha256: FileBytes.sha256(of: data))
     // The file's facts reach the record whatever happens below.
     defer { item.artifacts.write(file) }
@@ -83,8 +83,9 @@ public final class LoadStage: Stage {
       width: width, height: height, orientation: header.orientation, format: format.rawValue)
 
     let reduction = Self.reduction(for: header, format: format, maxSide: options.analysisMaxSide)
-    let decoded = try data.withUnsafeBytes { try decoder.decode($0, reduction: reduction) }
-      .applyingOrientation(header.orientation)
+    let (stored, warnings) = try data.withUnsafeBytes { try decoder.decodeWarning($0, reduction: reduction) }
+    file.warnings = warnings
+    let decoded = stored.applyingOrientation(header.orientation)
     let analysis = decoded.fitting(maxSide: options.analysisMaxSide)
     item.artifacts.write(
       ImagePixels(

@@ -183,6 +183,58 @@ final class LoadStageTests: XCTestCase {
     }
   }
 
+  /// A scan that breaks off at 60 % into garbage and then ends properly decodes, with libjpeg's
+  /// warning in the record; without its end marker the file is refused as truncated.
+  func testDamagedJPEGIsOKOnlyWithAWarningThatNamesTheDamage() throws {
+    let jpeg = try ImageEncoder.jpeg(TestImages.quadrants(width: 256, height: 256), quality: 90)
+    // No 0xFF byte in the garbage: a marker there would make libjpeg give up instead.
+    let garbage = Data((0..<2000).map { (index: Int) -> UInt8 in UInt8((index * 37 + 11) % 255) })
+    let cut = Data(jpeg.prefix(jpeg.count * 6 / 10)) + garbage
+    let item = try load(cut + Data([0xFF, 0xD9]), name: "damaged.jpg")
+    XCTAssertEqual(item.record.status, .ok)
+    let warning = try XCTUnwrap(item.record.warnings?.first)
+    XCTAssertTrue(warning.hasPrefix("damaged JPEG data: libjpeg warned"), warning)
+    XCTAssertTrue(warning.contains("Corrupt JPEG data") || warning.contains("Premature end"), warning)
+    assertFails(cut, name: "cut.jpg", contains: "truncated JPEG")
+    // The intact file says nothing: samples' records stay as they were.
+    XCTAssertNil(try load(jpeg, name: "intact.jpg").record.warnings)
+  }
+
+  /// A bad CRC on the image data (IDAT) makes libpng give up: an error record. On an ancillary
+  /// chunk libpng drops the chunk and warns: ok, with the warning.
+  func testPNGWithABadCRCIsAnErrorInItsDataAndAWarningElsewhere() throws {
+    let png = [UInt8](try ImageEncoder.png(TestImages.quadrants()))
+    let start = try XCTUnwrap(Self.chunkStart("IDAT", in: png))
+    let length = png[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }
+    var badCRC = png
+    badCRC[start + 8 + length] ^= 0x5A
+    assertFails(Data(badCRC), name: "bad-crc.png", contains: "CRC")
+    // A flipped byte in the data itself: zlib gives up before the CRC is even checked.
+    var badData = png
+    badData[start + 8 + 2] ^= 0x5A
+    assertFails(Data(badData), name: "bad-idat.png", contains: "corrupt PNG")
+    // A tEXt chunk after IHDR (8 + 25 bytes) whose CRC is wrong.
+    let text = Array("tEXt".utf8) + Array("Comment\u{0}hi".utf8)
+    let chunk = [0, 0, 0, UInt8(text.count - 4)] + text + [0xDE, 0xAD, 0xBE, 0xEF]
+    let item = try load(Data(png.prefix(33) + chunk + png.dropFirst(33)), name: "bad-text.png")
+    XCTAssertEqual(item.record.status, .ok)
+    let warning = try XCTUnwrap(item.record.warnings?.first)
+    XCTAssertTrue(warning.hasPrefix("damaged PNG data: libpng warned:"), warning)
+    XCTAssertTrue(warning.contains("CRC"), warning)
+    XCTAssertNil(try load(Data(png), name: "intact.png").record.warnings)
+  }
+
+  /// Where the chunk of `type` starts (its length field) in a PNG file.
+  private static func chunkStart(_ type: String, in png: [UInt8]) -> Int? {
+    var offset = 8
+    while offset + 8 <= png.count {
+      let length = png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      if Array(png[offset + 4..<offset + 8]) == Array(type.utf8) { return offset }
+      offset += 12 + length
+    }
+    return nil
+  }
+
   func testContentWinsOverAMisleadingExtension() throws {
     let item = try load(ImageEncoder.png(TestImages.quadrants()), name: "actually-png.jpg")
     XCTAssertEqual(item.record.image?.format, "png")

@@ -36,6 +36,22 @@ final class InputScannerTests: XCTestCase {
     XCTAssertEqual(listing.skipped, ["b/notes.txt", "escape.png"])
   }
 
+  func testFoldersNamedLikeImagesAreWalkedAndOtherEntriesSkippedWithAReason() throws {
+    let root = directory.appendingPathComponent("photos")
+    let fm = FileManager.default
+    try fm.createDirectory(at: root.appendingPathComponent("x.jpg/y.png"), withIntermediateDirectories: true)
+    try ImageEncoder.png(TestImages.quadrants()).write(to: root.appendingPathComponent("x.jpg/y.png/a.png"))
+    XCTAssertEqual(mkfifo(root.appendingPathComponent("pipe.jpg").path, 0o644), 0)
+    try fm.createSymbolicLink(
+      atPath: root.appendingPathComponent("loop.jpg").path, withDestinationPath: "loop.jpg")
+
+    let listing = try InputScanner().scan([root])
+    XCTAssertEqual(listing.inputs.map(\.relativePath), ["x.jpg/y.png/a.png"])
+    XCTAssertEqual(listing.skipped, ["loop.jpg", "pipe.jpg"])
+    XCTAssertEqual(listing.reasons["pipe.jpg"]?.hasPrefix("a named pipe"), true)
+    XCTAssertEqual(listing.reasons["loop.jpg"]?.hasPrefix("a symbolic link loop"), true)
+  }
+
   func testSeveralRootsArePrefixedByTheirNames() throws {
     let png = try ImageEncoder.png(TestImages.quadrants())
     for folder in ["cards", "receipts"] {
