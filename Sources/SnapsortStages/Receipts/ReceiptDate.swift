@@ -13,6 +13,9 @@ public enum ReceiptDate {
     /// Whether the text had to be mended to read as a date: a separator lost ("09- 06 2018",
     /// "2703/2018") or a letter read for a digit ("OT/0T/17").
     public var repaired = false
+    /// Whether it was printed without separators ("20180428"): eight digits that also spell
+    /// receipt and terminal numbers, so a plainer reading of the same page should win.
+    public var compact = false
   }
 
   /// Month-name prefixes (folded: lowercase, no diacritics) and their month numbers. Prefixes of
@@ -53,11 +56,20 @@ public enum ReceiptDate {
 
   private static let isoPattern = TextPattern(
     #"(?<!\d)(20\d{2}|19\d{2})\s?[-./]\s?(\d{1,2})\s?[-./]\s?(\d{1,2})(?!\d)"#)
-  /// Not after a colon: "09:49 - 27/06/18" is a time, then the date.
+  /// Not after a time's colon: "09:49 - 27/06/18" is a time, then the date; after a label's
+  /// colon ("DATE:11/03/18") it is the date. The same separator twice: in "REG #19- 18/01/2018"
+  /// the "19-" belongs to a number before the date.
   private static let numericPattern = TextPattern(
-    #"(?<![\d.,:])(\d{1,2})\s?([-./])\s?(\d{1,2})\s?[-./]\s?(\d{4}|\d{2})(?![\d]|[.,]\d)"#)
+    #"(?<![\d.,])(?<!\d:)(\d{1,2})\s?([-./])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d]|[.,]\d)"#)
+  /// Two different separators ("08. 03-17", OCR's), read when a line has no plainer date.
+  private static let mixedSeparatorPattern = TextPattern(
+    #"(?<![\d.,])(?<!\d:)(\d{1,2})\s?([-./])\s?(\d{1,2})\s?[-./]\s?(\d{4}|\d{2})(?![\d]|[.,]\d)"#)
+  /// `YYYYMMDD` with nothing glued to it ("DATE/TIME : 20180428/191204"); a month and day that
+  /// exist are asked of it, so most other eight-digit numbers do not read as one.
+  private static let compactPattern = TextPattern(
+    #"(?<![\dA-Za-z.,])((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\dA-Za-z]|[.,]\d)"#)
   private static let namedPattern = TextPattern(
-    #"(?<!\d)(\d{1,2})\.?[\s-]*([A-Za-zÀ-ÿĄ-žА-яЁёІіЇїЄєҐґ]{3,12})\.?[\s,-]*(\d{4}|\d{2})(?!\d)"#)
+    #"(?<!\d)(\d{1,2})\.?[\s/-]*([A-Za-zÀ-ÿĄ-žА-яЁёІіЇїЄєҐґ]{3,12})\.?[\s,/-]*(\d{4}|\d{2})(?!\d)"#)
   private static let namedFirstPattern = TextPattern(
     #"([A-Za-zÀ-ÿĄ-žА-яЁёІіЇїЄєҐґ]{3,12})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?!\d)"#)
   /// The second separator lost before a four-digit year: "09- 06 2018".
@@ -110,6 +122,11 @@ public enum ReceiptDate {
       dates.add(
         Int(match[1]!)!, Int(match[2]!)!, Int(match[3]!)!, ambiguous: false, at: match.range.lowerBound)
     }
+    for match in compactPattern.matches(in: text) {
+      dates.add(
+        Int(match[1]!)!, Int(match[2]!)!, Int(match[3]!)!, ambiguous: false, compact: true,
+        at: match.range.lowerBound)
+    }
     // "6/ 15. 00" is a quantity and a price that OCR spaced like a date; a real date's parts
     // never read as an amount (Money skips "18.11.2023" and "02.03.20").
     let amounts = Money.amounts(in: text).map(\.range)
@@ -126,14 +143,18 @@ public enum ReceiptDate {
     var found: [(Int, Found)] = []
 
     mutating func add(
-      _ year: Int, _ month: Int, _ day: Int, ambiguous: Bool, repaired: Bool = false, at index: String.Index
+      _ year: Int, _ month: Int, _ day: Int, ambiguous: Bool, repaired: Bool = false, compact: Bool = false,
+      at index: String.Index
     ) {
-      guard (1990...2099).contains(year), (1...12).contains(month), (1...31).contains(day) else { return }
+      // A day the month does not have ("31/2 - 12", a code) is no date.
+      guard (1990...2099).contains(year), (1...12).contains(month),
+        (1...ReceiptDate.days(inMonth: month, year: year)).contains(day)
+      else { return }
       let iso = String(format: "%04d-%02d-%02d", year, month, day)
       found.append(
         (
           text.distance(from: text.startIndex, to: index),
-          Found(iso: iso, ambiguous: ambiguous, repaired: repaired)
+          Found(iso: iso, ambiguous: ambiguous, repaired: repaired, compact: compact)
         ))
     }
 
@@ -159,20 +180,19 @@ public enum ReceiptDate {
     }
 
     /// `DD.MM.YY`, `MM/DD/YYYY` and the like, none of whose parts reads as an amount.
+    /// Two different separators are read only where the line has no date with one separator.
     mutating func addNumeric(outside amounts: [Range<Int>]) {
-      for match in numericPattern.matches(in: text) {
-        let span = offsets(of: match.range)
-        // An "amount" that the date's year follows ("08. 03-17") is its day and month.
-        if amounts.contains(where: { $0.overlaps(span) && $0.upperBound >= span.upperBound }) { continue }
-        let a = Int(match[1]!)!, b = Int(match[3]!)!
-        if a > 12, (13...19).contains(b) {
-          // No month is 13-19: the "0" of "08" read as "1" ("14-18-17").
+      let before = found.count
+      for pattern in [numericPattern, mixedSeparatorPattern]
+      where pattern.regex === numericPattern.regex || found.count == before {
+        for match in pattern.matches(in: text) {
+          let span = offsets(of: match.range)
+          // An "amount" that the date's year follows ("08. 03-17") is its day and month.
+          if amounts.contains(where: { $0.overlaps(span) && $0.upperBound >= span.upperBound }) { continue }
+          let a = Int(match[1]!)!, b = Int(match[3]!)!
           addDayAndMonth(
-            a, b - 10, year: year(match[4]!), separator: match[2], repaired: true, at: match.range.lowerBound)
-          continue
+            a, b, year: year(match[4]!), separator: match[2], repaired: false, at: match.range.lowerBound)
         }
-        addDayAndMonth(
-          a, b, year: year(match[4]!), separator: match[2], repaired: false, at: match.range.lowerBound)
       }
     }
 
@@ -214,6 +234,15 @@ public enum ReceiptDate {
     func year(_ text: Substring) -> Int {
       let value = Int(text) ?? 0
       return text.count == 2 ? 2000 + value : value
+    }
+  }
+
+  /// The days month `month` (1…12) has in `year`.
+  static func days(inMonth month: Int, year: Int) -> Int {
+    switch month {
+    case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
     }
   }
 

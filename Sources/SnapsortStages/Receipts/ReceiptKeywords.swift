@@ -17,12 +17,10 @@ public enum ReceiptKeywords {
     ("summa", 2), ("итого", 2), ("разом", 2), ("всего", 2), ("сума", 2), ("gesamtbetrag", 2),
     ("endbetrag", 2), ("gesamt", 1), ("betrag", 1), ("importe", 1), ("importo", 1), ("montant", 1),
     ("amount", 1),
-    // Abbreviations tills print for the total: "TTL", and "TL:RM 28.60" (weakest: also a code).
-    ("ttl", 2), ("tl", 1),
   ]
 
-  /// Lines with these are not the total even when they say "total" (nor is "TOTAL GST" without
-  /// "incl": the extractor tells a tax total from "TOTAL (GST INCL)").
+  /// Lines with these are not the total even when they say "total" (nor is a line whose amount
+  /// is the tax: the extractor tells "TOTAL GST 1.42" from the total by its arithmetic).
   static let notTotal: [String] = [
     "subtotal", "sub total", "sub-total", "total qty", "total quantity", "total item", "total items",
     "excl", "excluding", "exclusive", "total discount",
@@ -67,6 +65,12 @@ public enum ReceiptKeywords {
 
   static let dateLabels: [String] = ["date", "datum", "data", "fecha", "дата", "date/time", "tarih"]
 
+  /// Labels of a date that is not the day of sale: a card's expiry, a voucher's validity.
+  static let expiryLabels: [String] = [
+    "exp", "expiry", "expires", "expiration", "valid", "validity", "gultig", "ablauf", "scadenza",
+    "waznosc", "vence", "vencimiento", "срок",
+  ]
+
   /// A line folded for keyword matching, padded with spaces so `contains(" word ")` is a whole-word test.
   public static func fold(_ text: String) -> String {
     " " + IssuerText.tokens(text).map(IssuerText.skeleton).joined(separator: " ") + " "
@@ -80,7 +84,9 @@ public enum ReceiptKeywords {
   /// The phrases folded once.
   private static let foldedPhrases: [String: String] = {
     var map: [String: String] = [:]
-    for phrase in total.map(\.0) + notTotal + subtotal + savings + tax + payment + reference + dateLabels {
+    for phrase in total.map(\.0) + notTotal + subtotal + savings + tax + payment + reference + dateLabels
+      + expiryLabels
+    {
       map[phrase] = fold(phrase)
     }
     return map

@@ -226,8 +226,8 @@ final class ReceiptTextTests: XCTestCase {
       extractor.extract(
         rows(["Total Sales (Inclusive GST) RM 27.28", "Rounding Adjustment RM 02", "Rounding RM 27.30"])
       ).total, "27.30")
-    // German cash: "Bar" given, change read with "ü" as "ii"; "elec.-cash" is a card payment.
-    XCTAssertEqual(extractor.extract(rows(["Tatal a5", "bar €2,00", "Riickgeld (Bar) €0,05"])).total, "1.95")
+    // German cash: "Bar" given, change returned; "elec.-cash" is a card payment.
+    XCTAssertEqual(extractor.extract(rows(["Tatal a5", "bar €2,00", "Rückgeld (Bar) €0,05"])).total, "1.95")
     XCTAssertEqual(extractor.extract(rows(["kC~Garnitur", "elec.-cash 59 96", "Netto"])).total, "59.96")
   }
 
@@ -311,5 +311,78 @@ final class ReceiptTextTests: XCTestCase {
       TesseractEngine.Item(text: "17.44", box: [600, 152, 100, 30], confidence: 90),
     ]
     XCTAssertEqual(ReceiptLine.rows(from: words).map(\.text), ["Sourdough Bread 4.99", "TOTAL 17.44"])
+  }
+
+  // MARK: - Issue #23: the extractor's own errors on perfect text (example lines written here)
+
+  func testDatesAfterOtherNumbersGluedToALabelWithAMonthNameOrCompact() {
+    func iso(_ text: String) -> String? { ReceiptDate.dates(in: text).first?.iso }
+    // A number with a dash before the date: "12- 25/03" is not a day and a month.
+    XCTAssertEqual(iso("TBL #7 -POS #12- 25/03/2019 12:01:09"), "2019-03-25")
+    XCTAssertEqual(iso("CHK #40 -TERM #19- 14/02/2019"), "2019-02-14")
+    // A label's colon glued to the date; a time's colon still keeps its minutes from a day.
+    XCTAssertEqual(iso("DATE:05/04/19"), "2019-04-05")
+    XCTAssertEqual(iso(":17/08/19 08:15"), "2019-08-17")
+    XCTAssertEqual(ReceiptDate.dates(in: "09:49 - 27/06/18").map(\.iso), ["2018-06-27"])
+    // A month name between slashes.
+    XCTAssertEqual(iso("SLIP# : 1234567 09/MAR/2019 11:02:33"), "2019-03-09")
+    // YYYYMMDD only when it is a day that exists and stands alone.
+    XCTAssertEqual(iso("DATE/TIME : 20190315/101500"), "2019-03-15")
+    XCTAssertEqual(ReceiptDate.dates(in: "DATE/TIME : 20190315/101500").first?.compact, true)
+    XCTAssertNil(iso("GST REG 002019031512"))
+    XCTAssertNil(iso("INV 20191345"))
+    XCTAssertNil(iso("REF A20190315"))
+    // A day its month does not have is no date ("31/2 - 12" is an item code).
+    XCTAssertNil(iso("AB31/2 - 12/360"))
+    XCTAssertNil(iso("30/02/2019"))
+    XCTAssertEqual(iso("29/02/2020"), "2020-02-29")
+    // No month is 13-19: such a line holds no date rather than a mended one.
+    XCTAssertNil(iso("21-16-19"))
+    // Two different separators still read where nothing plainer is on the line.
+    XCTAssertEqual(iso("05/04-19 10:12"), "2019-04-05")
+    let receipt = ReceiptExtractor().extract(
+      rows(["SHOP", "CHK #40 -TERM #19- 14/02/2019 09:10", "Tea 2.00", "TOTAL 2.00"]))
+    XCTAssertEqual(receipt.date, "2019-02-14")
+  }
+
+  func testACardsExpiryIsNotTheReceiptsDate() {
+    let receipt = ReceiptExtractor().extract(
+      rows([
+        "SHOP", "02/03/19 17:40 SLIP 0042", "Pens 4.00", "TOTAL 4.00", "VISA 4.00", "CARD EXP: 28/11/21",
+      ]))
+    XCTAssertEqual(receipt.date, "2019-03-02")
+    XCTAssertNil(
+      ReceiptExtractor().extract(rows(["SHOP", "Tea 2.00", "TOTAL 2.00", "VALID UNTIL 30/06/2020"])).date)
+  }
+
+  func testATaxLineThatNamesTheTotalIsNotTheTotal() {
+    // The tax included in the total, printed with its rate and a total word.
+    XCTAssertEqual(
+      ReceiptExtractor().extract(
+        rows(["SHOP", "Soup 12.72", "TOTAL 12.72", "(TOTAL INCLUSIVE OF GST @ 6% : 0.72)", "CASH 20.00"])
+      ).total, "12.72")
+    XCTAssertEqual(
+      ReceiptExtractor().extract(
+        rows(["SHOP", "Tea 42.40", "SUB-TOTAL : 42.40", "(INCLUSIVE) GST 6% 2.40", "TOTAL : 42.40"])
+      ).total, "42.40")
+    // The total itself may name the tax and its rate.
+    XCTAssertEqual(
+      ReceiptExtractor().extract(rows(["SHOP", "Tea 25.00", "TOTAL INCL. GST@6% RM 25.00", "GST 1.42"]))
+        .total,
+      "25.00")
+  }
+
+  func testAShortWordOneLetterOffABrandIsNotTheBrand() throws {
+    let extractor = ReceiptExtractor(catalog: try IssuerCatalog.bundled())
+    func merchant(_ lines: [String]) -> String? { extractor.extract(rows(lines + ["TOTAL 9.00"])).merchant }
+    XCTAssertEqual(
+      merchant(["CITY PARKING SDN BHD", "LOT 5, JALAN MAJU 3", "50000 KUALA LUMPUR"]), "CITY PARKING SDN BHD")
+    XCTAssertEqual(
+      merchant(["OLD ASIA KITCHEN", "12, JALAN BARU 4", "47300 PETALING JAYA"]), "OLD ASIA KITCHEN")
+    // A longer name a letter off is still the brand, and a logo's reading keeps its allowance.
+    XCTAssertEqual(merchant(["ROSMANN", "Mein Drogeriemarkt"]), "Rossmann")
+    // A short brand with one glyph misread as its look-alike is still the brand.
+    XCTAssertEqual(merchant(["TKEA", "Ringstr. 5", "12345 Musterstadt"]), "IKEA")
+    XCTAssertEqual(extractor.brand(readFromLogo: "LeDi"), "Lidl")
   }
 }
