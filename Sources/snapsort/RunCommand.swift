@@ -12,12 +12,15 @@ struct RunCommand: ParsableCommand {
     commandName: "run",
     abstract: "Process photos into records.jsonl, run.json and card crops.",
     discussion: """
-      Walks the given files and folders (recursively, sorted, hidden files skipped), runs the \
-      pipeline on every image and writes one record per image to OUT/records.jsonl, sorted by \
-      path. Files that are not images are skipped and counted in OUT/run.json.
+      Walks the given files and folders (recursively, sorted, folders whatever their names, \
+      hidden entries skipped), runs the pipeline on every image and writes one record per image \
+      to OUT/records.jsonl, sorted by path. Every other entry (a file that is not an image, a \
+      pipe, socket or device, a link loop) is skipped and counted with its reason in \
+      OUT/run.json.
 
       Exit status: 0 all ok, 1 some files failed (the output is still complete), 2 bad \
-      arguments or config, 3 missing dependency, 4 output not writable, 130 interrupted.
+      arguments or config, 3 missing dependency, 4 output not writable, 70 internal error, \
+      130 interrupted.
       """
   )
 
