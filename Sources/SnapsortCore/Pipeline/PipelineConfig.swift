@@ -204,10 +204,12 @@ public struct PipelineConfig: Sendable {
   ///
   /// - Throws: `PipelineSetupError` naming the first stage that cannot be created.
   public func instantiate(context: StageContext) throws(PipelineSetupError) -> [(Step, any Stage)] {
+    var worker = context
+    worker.workerEngines = WorkerTesseractEngines()
     var stages: [(Step, any Stage)] = []
     for step in steps {
       do {
-        stages.append((step, try step.make(context)))
+        stages.append((step, try step.make(worker)))
       } catch {
         throw PipelineSetupError(stage: step.name, error: error)
       }

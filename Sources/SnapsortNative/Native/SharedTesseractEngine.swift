@@ -42,3 +42,20 @@ public final class SharedTesseractEngines: @unchecked Sendable {
     return engine
   }
 }
+
+/// One worker's engines, one per language set, shared by the worker's stages: the card's OCR and
+/// the receipt's reading use the same `eng` model instead of loading it twice. Made on first use.
+public final class WorkerTesseractEngines: @unchecked Sendable {
+  // Safety: confined to one worker. `PipelineConfig.instantiate` gives every worker its own, and
+  // a worker's stages run on that worker's thread only.
+  private var engines: [String: TesseractEngine] = [:]
+
+  public init() {}
+
+  public func engine(languages: String) throws(NativeLibraryError) -> TesseractEngine {
+    if let engine = engines[languages] { return engine }
+    let engine = try TesseractEngine(languages: languages)
+    engines[languages] = engine
+    return engine
+  }
+}

@@ -59,6 +59,9 @@ public struct StageContext: Sendable {
   public var keepCardNumbers: Bool
   /// Engines every worker of a run shares (one context is handed to all of a run's workers).
   public let sharedEngines: SharedTesseractEngines
+  /// One worker's engines, shared by its stages; a run gives each worker its own
+  /// (`PipelineConfig.instantiate`).
+  public var workerEngines: WorkerTesseractEngines
 
   public init(
     outputDirectory: URL? = nil, jobs: Int = 1, configDirectory: URL? = nil, keepCardNumbers: Bool = false
@@ -68,6 +71,7 @@ public struct StageContext: Sendable {
     self.configDirectory = configDirectory
     self.keepCardNumbers = keepCardNumbers
     self.sharedEngines = SharedTesseractEngines()
+    self.workerEngines = WorkerTesseractEngines()
   }
 
   /// Resolves a path from the config: absolute as is, else against the config's folder, then

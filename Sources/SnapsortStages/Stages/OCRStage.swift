@@ -71,7 +71,7 @@ public final class OCRStage: Stage {
 
   public init(options: Options, context: StageContext) throws {
     self.options = options
-    self.engine = try TesseractEngine(languages: options.languages)
+    self.engine = try context.workerEngines.engine(languages: options.languages)
     self.nameEngine =
       options.nameLanguages.isEmpty || options.nameRereads == 0
       ? nil : try context.sharedEngines.engine(languages: options.nameLanguages)

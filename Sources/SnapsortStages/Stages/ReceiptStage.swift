@@ -75,13 +75,14 @@ public final class ReceiptStage: Stage {
   }
 
   private let options: Options
-  /// Created on the first receipt: in the default pipeline most photos may be cards, and a
-  /// worker that never sees a receipt should not pay for a second tesseract.
-  private var engine: TesseractEngine?
+  /// The worker's engine for `languages`, taken on the first receipt: in the default pipeline
+  /// most photos may be cards, and the card's OCR stage already holds the same `eng` model.
+  private let engines: WorkerTesseractEngines
   private let extractor: ReceiptExtractor
 
   public init(options: Options, context: StageContext) throws {
     self.options = options
+    engines = context.workerEngines
     extractor = ReceiptExtractor(catalog: try IssuerCatalog.load(from: context.resolve(options.catalog)))
   }
 
@@ -96,8 +97,7 @@ public final class ReceiptStage: Stage {
     }
     let segmentation =
       TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation)) ?? .singleColumn
-    let engine = try self.engine ?? TesseractEngine(languages: options.languages)
-    self.engine = engine
+    let engine = try engines.engine(languages: options.languages)
     var readings: [ReceiptReading] = []
     var fused: ReceiptRecord?
     var read: [String: Bitmap] = [:]
