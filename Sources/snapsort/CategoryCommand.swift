@@ -83,6 +83,14 @@ struct StatsCommand: ParsableCommand {
 
   @OptionGroup var store: StoreOptions
 
+  static let spendHeader = ["CURRENCY", "RECEIPTS", "TOTAL", "UNCONFIRMED"]
+
+  static func spendRow(_ spend: StoreStats.Spend) -> [String] {
+    let unconfirmed =
+      spend.unconfirmedReceipts == 0 ? "" : "\(spend.unconfirmedTotal) (\(spend.unconfirmedReceipts))"
+    return [spend.key, spend.currency ?? "?", "\(spend.receipts)", spend.total, unconfirmed]
+  }
+
   func run() throws {
     let stats = try store.open().stats()
     if json {
@@ -93,16 +101,12 @@ struct StatsCommand: ParsableCommand {
     }
     let kinds = stats.byKind.map { "\($0.count) \($0.key)" }.joined(separator: ", ")
     print("records: \(stats.records) (\(kinds)); errors: \(stats.errors)")
-    print("\nspend by merchant:")
+    print("\nspend by merchant (UNCONFIRMED: totals their own receipt's checks contradict):")
     print(
       TextTable.render(
-        header: ["MERCHANT", "RECEIPTS", "TOTAL"],
-        rows: stats.spendByMerchant.map { [$0.key, "\($0.receipts)", $0.total] }))
+        header: ["MERCHANT"] + Self.spendHeader, rows: stats.spendByMerchant.map(Self.spendRow)))
     print("\nspend by month:")
-    print(
-      TextTable.render(
-        header: ["MONTH", "RECEIPTS", "TOTAL"],
-        rows: stats.spendByMonth.map { [$0.key, "\($0.receipts)", $0.total] }))
+    print(TextTable.render(header: ["MONTH"] + Self.spendHeader, rows: stats.spendByMonth.map(Self.spendRow)))
     if let visited = stats.mostVisitedMerchant {
       print("\nmost visited merchant: \(visited.key) (\(visited.count) receipts)")
     }

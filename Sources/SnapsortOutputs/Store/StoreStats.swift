@@ -3,12 +3,38 @@ import GRDB
 import SnapsortStages
 
 /// What `snapsort stats` reports: counts, spend by merchant and by month, the most visited
-/// merchant and the most common items. Sums are exact decimals.
+/// merchant and the most common items. Sums are exact decimals, one per currency (ringgit and
+/// euro are never added up), each with the part that rests on totals their own receipt
+/// contradicts (its `checks`).
 public struct StoreStats: Codable, Sendable, Equatable {
   public struct Spend: Codable, Sendable, Equatable {
     public var key: String
+    /// The receipts' currency; nil when they do not say.
+    public var currency: String?
     public var receipts: Int
     public var total: String
+    /// How many of the receipts, and how much of the total, have a total that the receipt's
+    /// own checks contradict (items against subtotal, subtotal − savings + tax against total).
+    public var unconfirmedReceipts: Int
+    public var unconfirmedTotal: String
+
+    public init(
+      key: String, currency: String?, receipts: Int, total: String, unconfirmedReceipts: Int = 0,
+      unconfirmedTotal: String = "0"
+    ) {
+      self.key = key
+      self.currency = currency
+      self.receipts = receipts
+      self.total = total
+      self.unconfirmedReceipts = unconfirmedReceipts
+      self.unconfirmedTotal = unconfirmedTotal
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case key, currency, receipts, total
+      case unconfirmedReceipts = "unconfirmed_receipts"
+      case unconfirmedTotal = "unconfirmed_total"
+    }
   }
   public struct Count: Codable, Sendable, Equatable {
     public var key: String
@@ -33,6 +59,40 @@ public struct StoreStats: Codable, Sendable, Equatable {
   }
 }
 
+/// Sums of receipts by a key and their currency.
+private struct SpendTable {
+  struct Key: Hashable {
+    var key: String
+    var currency: String?
+  }
+  struct Sum {
+    var receipts = 0
+    var total: Decimal = 0
+    var unconfirmedReceipts = 0
+    var unconfirmedTotal: Decimal = 0
+  }
+  var sums: [Key: Sum] = [:]
+
+  mutating func add(_ key: String, currency: String?, total: Decimal, unconfirmed: Bool) {
+    var sum = sums[Key(key: key, currency: currency), default: Sum()]
+    sum.receipts += 1
+    sum.total += total
+    if unconfirmed {
+      sum.unconfirmedReceipts += 1
+      sum.unconfirmedTotal += total
+    }
+    sums[Key(key: key, currency: currency)] = sum
+  }
+
+  var rows: [StoreStats.Spend] {
+    sums.map {
+      StoreStats.Spend(
+        key: $0.key.key, currency: $0.key.currency, receipts: $0.value.receipts, total: "\($0.value.total)",
+        unconfirmedReceipts: $0.value.unconfirmedReceipts, unconfirmedTotal: "\($0.value.unconfirmedTotal)")
+    }
+  }
+}
+
 extension RecordStore {
   public func stats(itemLimit: Int = 10) throws -> StoreStats {
     try queue.read { db in
@@ -41,9 +101,15 @@ extension RecordStore {
       )
       .map { StoreStats.Count(key: $0["kind"], count: $0["n"]) }
       let receipts = try Row.fetchAll(
-        db, sql: "SELECT merchant, date, total FROM records WHERE kind = 'receipt' AND status = 'ok'")
-      var byMerchant: [String: (Int, Decimal)] = [:]
-      var byMonth: [String: (Int, Decimal)] = [:]
+        db,
+        sql: """
+          SELECT r.merchant, r.date, r.total, r.currency,
+            json_extract(j.json, '$.receipt.checks.totals_consistent') = 0
+              OR json_extract(j.json, '$.receipt.checks.items_match_subtotal') = 0 AS contradicted
+          FROM records r LEFT JOIN record_json j ON j.record_id = r.id
+          WHERE r.kind = 'receipt' AND r.status = 'ok'
+          """)
+      var byMerchant = SpendTable(), byMonth = SpendTable()
       var visits: [String: Int] = [:]
       for row in receipts {
         let merchant = (row["merchant"] as String?) ?? "(unknown)"
@@ -51,14 +117,11 @@ extension RecordStore {
         guard let text: String = row["total"],
           let total = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
         else { continue }
-        byMerchant[merchant, default: (0, 0)].0 += 1
-        byMerchant[merchant, default: (0, 0)].1 += total
+        let currency: String? = row["currency"]
+        let unconfirmed = (row["contradicted"] as Bool?) ?? false
+        byMerchant.add(merchant, currency: currency, total: total, unconfirmed: unconfirmed)
         let month = ((row["date"] as String?).map { String($0.prefix(7)) }) ?? "(undated)"
-        byMonth[month, default: (0, 0)].0 += 1
-        byMonth[month, default: (0, 0)].1 += total
-      }
-      let spend = { (table: [String: (Int, Decimal)]) in
-        table.map { StoreStats.Spend(key: $0.key, receipts: $0.value.0, total: "\($0.value.1)") }
+        byMonth.add(month, currency: currency, total: total, unconfirmed: unconfirmed)
       }
       let items = try Row.fetchAll(
         db,
@@ -71,10 +134,12 @@ extension RecordStore {
       return StoreStats(
         records: try Int.fetchOne(db, sql: "SELECT count(*) FROM records") ?? 0, byKind: kinds,
         errors: try Int.fetchOne(db, sql: "SELECT count(*) FROM records WHERE status = 'error'") ?? 0,
-        spendByMerchant: spend(byMerchant).sorted {
-          (Decimal(string: $0.total) ?? 0, $1.key) > (Decimal(string: $1.total) ?? 0, $0.key)
+        spendByMerchant: byMerchant.rows.sorted {
+          (Decimal(string: $0.total) ?? 0, $1.key, $1.currency ?? "") > (
+            Decimal(string: $1.total) ?? 0, $0.key, $0.currency ?? ""
+          )
         },
-        spendByMonth: spend(byMonth).sorted { $0.key < $1.key },
+        spendByMonth: byMonth.rows.sorted { ($0.key, $0.currency ?? "") < ($1.key, $1.currency ?? "") },
         mostVisitedMerchant: mostVisited.map { StoreStats.Count(key: $0.key, count: $0.value) },
         mostCommonItems: items)
     }

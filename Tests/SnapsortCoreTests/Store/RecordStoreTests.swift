@@ -154,11 +154,38 @@ final class RecordStoreTests: XCTestCase {
     let stats = try store.stats()
     XCTAssertEqual(stats.records, StoreFixtures.sample.count)
     XCTAssertEqual(stats.errors, 1)
-    XCTAssertEqual(stats.spendByMerchant.first, .init(key: "Green Basket", receipts: 2, total: "42.55"))
+    XCTAssertEqual(
+      stats.spendByMerchant.first, .init(key: "Green Basket", currency: "EUR", receipts: 2, total: "42.55"))
     XCTAssertEqual(stats.spendByMonth.map(\.key), ["2024-03", "2024-04"])
     XCTAssertEqual(stats.spendByMonth.last?.total, "37.25")
     XCTAssertEqual(stats.mostVisitedMerchant, .init(key: "Green Basket", count: 2))
     XCTAssertEqual(stats.mostCommonItems.prefix(2).map(\.key), ["green tea", "milk"])
+  }
+
+  /// Issue #27: ringgit and euro are never summed together, and a total the receipt's own checks
+  /// contradict is counted apart.
+  func testSpendIsPerCurrencyAndSaysWhatRestsOnContradictedTotals() throws {
+    var ringgit = StoreFixtures.receipt(
+      "receipts/my.jpg", merchant: "Green Basket", date: "2024-03-09", total: "100.00", items: [])
+    ringgit.receipt?.currency = "MYR"
+    var misread = StoreFixtures.receipt(
+      "receipts/misread.jpg", merchant: "Green Basket", date: "2024-03-20", total: "7636.00", items: [])
+    misread.receipt?.checks = ReceiptChecks(
+      itemsMatchSubtotal: nil, totalsConsistent: false, problems: ["subtotal 635.00 ≠ total 7636.00"])
+    try store.replaceRun(records: StoreFixtures.sample + [ringgit, misread])
+    let stats = try store.stats()
+    let basket = stats.spendByMerchant.filter { $0.key == "Green Basket" }
+    XCTAssertEqual(
+      basket,
+      [
+        .init(
+          key: "Green Basket", currency: "EUR", receipts: 3, total: "7678.55", unconfirmedReceipts: 1,
+          unconfirmedTotal: "7636"),
+        .init(key: "Green Basket", currency: "MYR", receipts: 1, total: "100"),
+      ])
+    XCTAssertEqual(
+      stats.spendByMonth.filter { $0.key == "2024-03" }.map(\.currency), ["EUR", "MYR"],
+      "one row per currency")
   }
 
   func testAKilledRunLeavesThePreviousStore() throws {
@@ -181,7 +208,8 @@ final class RecordStoreTests: XCTestCase {
     try store.replaceRun(records: [
       StoreFixtures.card("z.jpg", name: "Żabka", issuer: ("zabka", "Żabka")),
       StoreFixtures.card("a.jpg", name: "Åhléns", issuer: ("ahlens", "Åhléns")),
-      StoreFixtures.receipt("n.jpg", merchant: "Kaffe Nørrebro", date: "2024-01-02", total: "3.00", items: []),
+      StoreFixtures.receipt(
+        "n.jpg", merchant: "Kaffe Nørrebro", date: "2024-01-02", total: "3.00", items: []),
     ])
     for typed in ["Żabka", "zabka", "ZABKA", "żab"] {
       XCTAssertEqual(try files("", SearchFilter(issuer: typed)), ["z.jpg"], typed)
