@@ -270,6 +270,9 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
   public var skew: Double?
   /// Which preparation of the image was read: `binarised` or `grey`.
   public var imageVariant: String?
+  /// A date that was read but cannot be the receipt's (after the photo was taken), with its line
+  /// and why; `date` is then null.
+  public var dateRejected: String?
 
   public init() { items = [] }
 
@@ -278,5 +281,6 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     case confidence, fields, text, quad, skew
     case imageVariant = "image_variant"
     case referenceNumber = "reference_number"
+    case dateRejected = "date_rejected"
   }
 }

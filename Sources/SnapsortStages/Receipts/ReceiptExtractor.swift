@@ -34,13 +34,17 @@ public struct ReceiptExtractor: Sendable {
     var price: Money?
   }
 
-  public func extract(_ rows: [ReceiptLine]) -> ReceiptRecord {
+  /// The fields of a receipt read as `rows`. `latestDate` (ISO) is the last day the receipt can
+  /// be dated: the day the photo was taken, when known. A date after it is a misread (2072 for
+  /// 2017; `ReceiptDate` reads years 1990–2099 only): the next date read wins, or the record
+  /// names the refused one in `date_rejected`.
+  public func extract(_ rows: [ReceiptLine], latestDate: String? = nil) -> ReceiptRecord {
     let lines = rows.enumerated().map { index, row in
       Self.prepare(index: index, text: row.text, confidence: row.confidence)
     }
     var receipt = ReceiptRecord()
     var fields: [String: ReceiptField] = [:]
-    readHeader(lines, into: &receipt, fields: &fields)
+    readHeader(lines, latestDate: latestDate, into: &receipt, fields: &fields)
 
     let totals = Self.totals(lines)
     Self.record(totals, into: &receipt, fields: &fields)
@@ -84,7 +88,10 @@ public struct ReceiptExtractor: Sendable {
   }
 
   /// Currency, merchant, and date and time: what the header names.
-  func readHeader(_ lines: [Line], into receipt: inout ReceiptRecord, fields: inout [String: ReceiptField]) {
+  func readHeader(
+    _ lines: [Line], latestDate: String?, into receipt: inout ReceiptRecord,
+    fields: inout [String: ReceiptField]
+  ) {
     let currency = Self.currency(lines)
     receipt.currency = currency?.value
     Self.set(&fields, "currency", currency?.value, currency?.confidence ?? 0, currency?.line)
@@ -93,7 +100,11 @@ public struct ReceiptExtractor: Sendable {
       receipt.merchant = merchant.value
       Self.set(&fields, "merchant", merchant.value, merchant.confidence, merchant.line)
     }
-    if let date = Self.date(lines, monthFirst: currency?.value == "USD") {
+    let date = Self.date(lines, monthFirst: currency?.value == "USD", latest: latestDate)
+    if date == nil, latestDate != nil, let refused = Self.date(lines, monthFirst: currency?.value == "USD") {
+      receipt.dateRejected = "\(refused.value.iso) (line \(refused.line)): after the photo was taken"
+    }
+    if let date {
       receipt.date = date.value.iso
       Self.set(&fields, "date", date.value.iso, date.confidence, date.line)
       if let time = ReceiptDate.time(in: lines[date.line].text)
@@ -460,7 +471,8 @@ public struct ReceiptExtractor: Sendable {
 
   // MARK: - Date and currency
 
-  static func date(_ lines: [Line], monthFirst: Bool) -> Found<ReceiptDate.Found>? {
+  /// The receipt's date: the best-placed date read on or before `latest` (ISO), if given.
+  static func date(_ lines: [Line], monthFirst: Bool, latest: String? = nil) -> Found<ReceiptDate.Found>? {
     var best: (score: Double, found: Found<ReceiptDate.Found>)?
     // A date printed more than once (issued, then paid: "27/06/18 09:49 - 27/06/18 10:08") is
     // surer than one OCR read once with a digit wrong ("27/06/16").
@@ -469,7 +481,8 @@ public struct ReceiptExtractor: Sendable {
     for date in dates.joined() { printed[date.iso, default: 0] += 1 }
     for (line, found) in zip(lines, dates) {
       // A card's expiry ("CARD EXPIRY: 30/09/18") or a voucher's last day is not the day of sale.
-      guard let date = found.first, !ReceiptKeywords.containsAny(line.folded, ReceiptKeywords.expiryLabels)
+      guard let date = found.first(where: { latest == nil || $0.iso <= latest! }),
+        !ReceiptKeywords.containsAny(line.folded, ReceiptKeywords.expiryLabels)
       else { continue }
       let labelled = ReceiptKeywords.containsAny(line.folded, ReceiptKeywords.dateLabels)
       var score = labelled ? 0.9 : 0.7

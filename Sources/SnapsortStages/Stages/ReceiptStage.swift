@@ -98,6 +98,7 @@ public final class ReceiptStage: Stage {
     let segmentation =
       TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation)) ?? .singleColumn
     let engine = try engines.engine(languages: options.languages)
+    let latest = Self.latestDate(of: item)
     var readings: [ReceiptReading] = []
     var fused: ReceiptRecord?
     var read: [String: Bitmap] = [:]
@@ -109,7 +110,7 @@ public final class ReceiptStage: Stage {
       guard deadline > 0 else { break }
       let result = engine.recognize(image, segmentation: segmentation, deadline: deadline)
       let score = Self.readability(result.words)
-      let receipt = extractor.extract(ReceiptLine.rows(from: result.words))
+      let receipt = extractor.extract(ReceiptLine.rows(from: result.words), latestDate: latest)
       readings.append(ReceiptReading(name: variant.name, receipt: receipt, readability: score.value))
       read[variant.name] = image
       timedOut = timedOut || result.timedOut
@@ -131,7 +132,7 @@ public final class ReceiptStage: Stage {
     }
     if options.dateRecheckBelow > 0, let variant = receipt.imageVariant, let page = read[variant] {
       recheckDate(
-        &receipt, on: page, engine: engine,
+        &receipt, on: page, engine: engine, latestDate: latest,
         deadline: Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000)))
     }
     // The grey image whichever was read: thinning a binarised logo thins the noise Sauvola left
@@ -143,6 +144,19 @@ public final class ReceiptStage: Stage {
       ReceiptReadout(
         receipt: receipt,
         notes: timedOut ? ["receipt ocr timed out after \(deadline) ms; text may be incomplete"] : []))
+  }
+
+  /// The last day the receipt can be dated: the day its file was last written, a day later for
+  /// time zones (a receipt is printed before it is photographed or scanned); nil when the file
+  /// has no date.
+  static func latestDate(of item: PhotoItem) -> String? {
+    guard
+      let modified = (try? FileManager.default.attributesOfItem(atPath: item.url.path))?[.modificationDate]
+        as? Date
+    else { return nil }
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withFullDate]
+    return formatter.string(from: modified.addingTimeInterval(86_400))
   }
 
   /// Reads the total's source line again, cut out of the page read, and replaces a total the
@@ -170,12 +184,13 @@ public final class ReceiptStage: Stage {
   /// CS00031664 Date 25/12/2018" laid out as a block. The block reading's date replaces the
   /// page's only when its line was read more confidently.
   private func recheckDate(
-    _ receipt: inout ReceiptRecord, on page: Bitmap, engine: TesseractEngine, deadline: Int
+    _ receipt: inout ReceiptRecord, on page: Bitmap, engine: TesseractEngine, latestDate: String?,
+    deadline: Int
   ) {
     guard deadline > 0, let line = Self.dateLine(of: receipt), line.confidence < options.dateRecheckBelow
     else { return }
     let result = engine.recognize(page, segmentation: .singleBlock, deadline: deadline)
-    let block = extractor.extract(ReceiptLine.rows(from: result.words))
+    let block = extractor.extract(ReceiptLine.rows(from: result.words), latestDate: latestDate)
     guard let date = Self.dateFromBlock(page: receipt, block: block) else { return }
     receipt.fields?["date"] = date
     receipt.date = block.date

@@ -67,6 +67,24 @@ final class ReceiptTextTests: XCTestCase {
   /// Rows as the line builder would give them, one word per token on a 40-pixel grid.
   private func rows(_ texts: [String]) -> [ReceiptLine] { receiptRows(texts) }
 
+  /// Issue #27: a date after the photo was taken is a misread; the next date read wins, and when
+  /// none is left the record says which date it refused and why.
+  func testDatesAfterThePhotoOrBefore1990AreRefused() {
+    let lines = [
+      "CORNER HARDWARE", "Date: 12/06/2072 10:14", "Hammer 12.00", "TOTAL 12.00", "Printed 12/06/2017",
+    ]
+    let taken = ReceiptExtractor().extract(rows(lines), latestDate: "2018-01-31")
+    XCTAssertEqual(taken.date, "2017-06-12", "the later date read is the plausible one")
+    XCTAssertNil(taken.dateRejected)
+    let alone = ReceiptExtractor().extract(rows(Array(lines.prefix(4))), latestDate: "2018-01-31")
+    XCTAssertNil(alone.date)
+    XCTAssertEqual(alone.dateRejected, "2072-06-12 (line 1): after the photo was taken")
+    XCTAssertEqual(
+      ReceiptExtractor().extract(rows(Array(lines.prefix(4))), latestDate: nil).date, "2072-06-12",
+      "without the photo's date nothing is refused")
+    XCTAssertNil(ReceiptDate.dates(in: "Date: 12/06/1972").first, "years before 1990 are not read at all")
+  }
+
   func testEnglishReceiptWithSplitItemSavingsTaxAndChecks() {
     let receipt = ReceiptExtractor().extract(
       rows([
