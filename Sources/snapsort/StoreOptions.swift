@@ -67,10 +67,17 @@ struct FilterOptions: ParsableArguments {
   @Option(name: .long, help: "Records carrying this tag.")
   var tag: String?
 
+  @Flag(
+    name: .long,
+    help:
+      "Receipts whose total their own checks contradict (items against subtotal, subtotal, savings and tax against total)."
+  )
+  var unconfirmed = false
+
   func filter(query: String? = nil) -> SearchFilter {
     SearchFilter(
       query: query, kind: kind, merchant: merchant, issuer: issuer, from: from, to: to, minTotal: minTotal,
-      maxTotal: maxTotal, tag: tag)
+      maxTotal: maxTotal, tag: tag, unconfirmedTotal: unconfirmed ? true : nil)
   }
 
   func validate() throws {

@@ -136,6 +136,11 @@ extension RecordStore {
       conditions.append("EXISTS (SELECT 1 FROM tags t WHERE t.key = r.key AND t.tag = ?)")
       arguments += [RecordStore.normalizedName(tag)]
     }
+    if let unconfirmed = filter.unconfirmedTotal {
+      let contradicted =
+        "EXISTS (SELECT 1 FROM record_json c WHERE c.record_id = r.id AND \(RecordStore.contradictedTotal("c.json")))"
+      conditions.append(unconfirmed ? contradicted : "r.kind = 'receipt' AND NOT \(contradicted)")
+    }
   }
 
   /// Every stored record, by file path, with its tags.

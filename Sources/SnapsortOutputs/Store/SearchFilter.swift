@@ -20,11 +20,14 @@ public struct SearchFilter: Codable, Sendable, Equatable {
   public var minTotal: String?
   public var maxTotal: String?
   public var tag: String?
+  /// Receipts whose total their own checks contradict (true), or do not (false).
+  public var unconfirmedTotal: Bool?
 
   public init(
     query: String? = nil, kind: Kind? = nil, merchant: String? = nil, issuer: String? = nil,
     from: String? = nil,
-    to: String? = nil, minTotal: String? = nil, maxTotal: String? = nil, tag: String? = nil
+    to: String? = nil, minTotal: String? = nil, maxTotal: String? = nil, tag: String? = nil,
+    unconfirmedTotal: Bool? = nil
   ) {
     self.query = query
     self.kind = kind
@@ -35,12 +38,14 @@ public struct SearchFilter: Codable, Sendable, Equatable {
     self.minTotal = minTotal
     self.maxTotal = maxTotal
     self.tag = tag
+    self.unconfirmedTotal = unconfirmedTotal
   }
 
   enum CodingKeys: String, CodingKey {
     case query, kind, merchant, issuer, from, to, tag
     case minTotal = "min_total"
     case maxTotal = "max_total"
+    case unconfirmedTotal = "unconfirmed_total"
   }
 
   /// `other`'s set fields over this one's. Queries are not merged (the grammar has no
@@ -55,6 +60,7 @@ public struct SearchFilter: Codable, Sendable, Equatable {
     merged.minTotal = other.minTotal ?? minTotal
     merged.maxTotal = other.maxTotal ?? maxTotal
     merged.tag = other.tag ?? tag
+    merged.unconfirmedTotal = other.unconfirmedTotal ?? unconfirmedTotal
     return merged
   }
 

@@ -94,6 +94,13 @@ private struct SpendTable {
 }
 
 extension RecordStore {
+  /// SQL true when the record JSON in `column` is a receipt whose own checks contradict its
+  /// total: its items do not add up to the subtotal, or subtotal − savings + tax is not the total.
+  static func contradictedTotal(_ column: String) -> String {
+    "(json_extract(\(column), '$.receipt.checks.totals_consistent') = 0 "
+      + "OR json_extract(\(column), '$.receipt.checks.items_match_subtotal') = 0)"
+  }
+
   public func stats(itemLimit: Int = 10) throws -> StoreStats {
     try queue.read { db in
       let kinds = try Row.fetchAll(
@@ -103,9 +110,7 @@ extension RecordStore {
       let receipts = try Row.fetchAll(
         db,
         sql: """
-          SELECT r.merchant, r.date, r.total, r.currency,
-            json_extract(j.json, '$.receipt.checks.totals_consistent') = 0
-              OR json_extract(j.json, '$.receipt.checks.items_match_subtotal') = 0 AS contradicted
+          SELECT r.merchant, r.date, r.total, r.currency, \(RecordStore.contradictedTotal("j.json")) AS contradicted
           FROM records r LEFT JOIN record_json j ON j.record_id = r.id
           WHERE r.kind = 'receipt' AND r.status = 'ok'
           """)

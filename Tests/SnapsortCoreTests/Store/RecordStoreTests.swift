@@ -186,6 +186,10 @@ final class RecordStoreTests: XCTestCase {
     XCTAssertEqual(
       stats.spendByMonth.filter { $0.key == "2024-03" }.map(\.currency), ["EUR", "MYR"],
       "one row per currency")
+    XCTAssertEqual(
+      try store.search(SearchFilter(unconfirmedTotal: true)).map(\.file), ["receipts/misread.jpg"])
+    XCTAssertFalse(
+      try store.search(SearchFilter(unconfirmedTotal: false)).map(\.file).contains("receipts/misread.jpg"))
   }
 
   func testAKilledRunLeavesThePreviousStore() throws {
