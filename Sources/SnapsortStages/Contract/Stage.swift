@@ -75,18 +75,18 @@ public struct StageContext: Sendable {
   }
 
   /// Resolves a path from the config: absolute as is, else against the config's folder, then
-  /// against the bundled resources.
+  /// the bundled resources, then the working folder. The bundle comes before the working folder:
+  /// a stray `kind-model.json` where snapsort happens to run must not replace the bundled model
+  /// the default config names.
   public func resolve(_ path: String) -> URL {
     if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
     if let configDirectory {
       let candidate = configDirectory.appendingPathComponent(path)
       if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
     }
-    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path)
-    if FileManager.default.fileExists(atPath: cwd.path) { return cwd }
     if let bundled = Bundle.module.url(forResource: path, withExtension: nil, subdirectory: "Resources") {
       return bundled
     }
-    return cwd
+    return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path)
   }
 }

@@ -9,6 +9,26 @@ import XCTest
 @testable import SnapsortTools
 
 final class PipelineConfigTests: XCTestCase {
+  /// A bundled file's name found in the working folder does not replace the bundled file (a stray
+  /// `kind-model.json` where snapsort runs); any other name is still found there.
+  func testBundledFilesWinOverTheWorkingFolder() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("resolve-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let previous = FileManager.default.currentDirectoryPath
+    defer {
+      _ = FileManager.default.changeCurrentDirectoryPath(previous)
+      try? FileManager.default.removeItem(at: folder)
+    }
+    try Data("not a model".utf8).write(to: folder.appendingPathComponent(KindModel.bundledFileName))
+    try Data("{}".utf8).write(to: folder.appendingPathComponent("my-model.json"))
+    XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(folder.path))
+    let context = StageContext()
+    XCTAssertNoThrow(try KindModel.load(from: context.resolve(KindModel.bundledFileName)))
+    XCTAssertEqual(
+      context.resolve("my-model.json").resolvingSymlinksInPath().path,
+      folder.appendingPathComponent("my-model.json").resolvingSymlinksInPath().path)
+  }
+
   private func parse(_ json: String) throws -> PipelineConfig {
     try PipelineConfig.parse(Data(json.utf8), context: StageContext())
   }
