@@ -182,10 +182,13 @@ public final class BarcodeScanner {
     var prepare: () -> (Bitmap, (Point) -> Point)?
   }
 
-  /// The code-like regions of one image, found once when the rescue first needs them.
-  private final class RegionCache {
+  /// Copies of one image that several passes read, each made once when a pass first needs it:
+  /// the code-like regions, the blurred and the sharpened copy.
+  private final class ScanCopies {
     let gray: Bitmap
     lazy var regions: [CodeRegions.Region] = CodeRegions.find(in: gray)
+    lazy var blurred: Bitmap = gray.blurred()
+    lazy var sharpened: Bitmap = gray.sharpened()
     init(_ gray: Bitmap) { self.gray = gray }
   }
 
@@ -212,6 +215,7 @@ public final class BarcodeScanner {
     let firstReader = thorough ? reader : reader.map { _ in quickZXing }
     let firstZBar = useZBar && (thorough || reader == nil || max(gray.width, gray.height) <= 2000)
     var passes = [Pass(zbar: firstZBar, zxing: firstReader, prepare: { (gray, identity) })]
+    let cache = ScanCopies(gray)
     if strategy.inverted, let firstReader {
       // zbar tests inverted codes itself; zxing 1.4 needs the inverted pixels.
       passes.append(Pass(zbar: false, zxing: firstReader, prepare: { (gray.inverted(), identity) }))
@@ -263,7 +267,7 @@ public final class BarcodeScanner {
       }
     }
     if thorough, strategy.enhance {
-      passes.append(Pass(zbar: useZBar, zxing: reader, prepare: { (gray.sharpened(), identity) }))
+      passes.append(Pass(zbar: useZBar, zxing: reader, prepare: { (cache.sharpened, identity) }))
     }
     if thorough, strategy.enhance, reader != nil {
       // Contrast stretched over the 2nd–98th percentile, with a gamma that darkens (thin light
@@ -294,7 +298,6 @@ public final class BarcodeScanner {
             }))
       }
     }
-    let cache = RegionCache(gray)
     if thorough, strategy.rescue, let reader {
       // bench/barcodes/FINDINGS.md's ranked passes, most files per millisecond first. Each read
       // of a linear code here still needs a second opinion, which the later passes give.
@@ -305,18 +308,18 @@ public final class BarcodeScanner {
       passes.append(
         Pass(
           zbar: useZBar, zxing: ZXingReader(options: hard), rescue: true,
-          prepare: { (gray.blurred(), identity) }))
+          prepare: { (cache.blurred, identity) }))
       // The same blurred copy with the local binariser: a second zxing read of what the first
       // found (a one-library code needs two passes).
       passes.append(
-        Pass(zbar: false, zxing: hardReader, rescue: true, prepare: { (gray.blurred(), identity) }))
+        Pass(zbar: false, zxing: hardReader, rescue: true, prepare: { (cache.blurred, identity) }))
       for index in 0..<3 {
         passes.append(
           Pass(
             zbar: useZBar, zxing: hardReader, rescue: true,
             prepare: {
               guard index < cache.regions.count else { return nil }
-              return CodeRegions.upright(cache.regions[index], of: gray.sharpened()).map {
+              return CodeRegions.upright(cache.regions[index], of: cache.sharpened).map {
                 ($0.image, $0.toSource)
               }
             }))
