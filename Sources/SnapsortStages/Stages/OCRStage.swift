@@ -102,16 +102,15 @@ public final class OCRStage: Stage {
       }
     }
     var payment: PaymentInfo?
-    var texts = result.lines.map { PaymentCardNumber.mask($0.text) }
-    if let match = PaymentCardNumber.find(
-      in: result.lines.map(\.text) + [result.words.map(\.text).joined(separator: " ")])
-    {
+    let read = result.lines.map(\.text)
+    var texts = read.map(PaymentCardNumber.mask)
+    if let match = PaymentCardNumber.find(in: read + [result.words.map(\.text).joined(separator: " ")]) {
       payment = PaymentInfo(network: match.network, last4: match.last4)
-      texts = PaymentCardNumber.maskAllGroups(result.lines.map(\.text), last4: match.last4)
-    } else if PaymentCardRedaction.namesPaymentCard(result.lines.map(\.text)) {
+      texts = PaymentCardNumber.maskAllGroups(read, last4: match.last4)
+    } else if PaymentCardRedaction.namesPaymentCard(read) {
       // A network's name or an expiry label, but no whole number: tesseract split it into groups
       // on separate lines or misread a digit, and each group is still part of the number.
-      texts = PaymentCardNumber.maskAllGroups(result.lines.map(\.text), last4: nil)
+      texts = PaymentCardNumber.maskAllGroups(read, last4: nil)
     }
     let lines = zip(result.lines, texts).map { line, text in
       TextLine(text: text, box: line.box, confidence: Rounding.tenths(line.confidence))
