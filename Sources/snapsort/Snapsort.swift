@@ -19,6 +19,7 @@ struct Snapsort: ParsableCommand {
       RewarpCommand.self,
       EvalBarcodesCommand.self,
       ReceiptTextCommand.self,
+      MerchantCommand.self,
     ],
     defaultSubcommand: nil
   )

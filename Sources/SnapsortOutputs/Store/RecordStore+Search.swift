@@ -107,8 +107,11 @@ extension RecordStore {
       arguments += [kind.rawValue]
     }
     if let merchant = filter.merchant {
-      conditions.append("instr(\(TextFolding.sqlFunctionName)(r.merchant), ?) > 0")
-      arguments += [TextFolding.fold(merchant)]
+      // The name as read or the merchant it was grouped under (`MerchantGrouping`).
+      conditions.append(
+        "(instr(\(TextFolding.sqlFunctionName)(r.merchant), ?) > 0 "
+          + "OR instr(\(TextFolding.sqlFunctionName)(r.merchant_entity), ?) > 0)")
+      arguments += [TextFolding.fold(merchant), TextFolding.fold(merchant)]
     }
     if let issuer = filter.issuer {
       conditions.append(

@@ -72,6 +72,11 @@ public final class RecordStore {
       try db.execute(
         sql: "CREATE TABLE IF NOT EXISTS record_sources (file TEXT PRIMARY KEY, path TEXT NOT NULL)")
     }
+    // Receipts grouped by merchant (`MerchantGrouping`), and the user's merges and splits.
+    migrator.registerMigration("v4-merchant-entities") { db in
+      try db.execute(sql: merchantChoicesSchema)
+      try regroupMerchants(in: db)
+    }
     return migrator
   }
 
@@ -197,6 +202,7 @@ public final class RecordStore {
           try db.execute(sql: "DELETE FROM records WHERE id = ?", arguments: [id])
         }
       }
+      try Self.regroupMerchants(in: db)
     }
   }
 

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import SnapsortStages
 
-/// What `snapsort stats` reports: counts, spend by merchant and by month, the most visited
+/// What `snapsort stats` reports: counts, spend by merchant (as grouped by `MerchantGrouping`) and by month, the most visited
 /// merchant and the most common items. Sums are exact decimals, one per currency (ringgit and
 /// euro are never added up), each with the part that rests on totals their own receipt
 /// contradicts (its `checks`).
@@ -110,7 +110,7 @@ extension RecordStore {
       let receipts = try Row.fetchAll(
         db,
         sql: """
-          SELECT r.merchant, r.date, r.total, r.currency, \(RecordStore.contradictedTotal("j.json")) AS contradicted
+          SELECT coalesce(r.merchant_entity, r.merchant) AS merchant, r.date, r.total, r.currency, \(RecordStore.contradictedTotal("j.json")) AS contradicted
           FROM records r LEFT JOIN record_json j ON j.record_id = r.id
           WHERE r.kind = 'receipt' AND r.status = 'ok'
           """)

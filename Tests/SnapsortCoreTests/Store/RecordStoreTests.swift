@@ -192,6 +192,37 @@ final class RecordStoreTests: XCTestCase {
       try store.search(SearchFilter(unconfirmedTotal: false)).map(\.file).contains("receipts/misread.jpg"))
   }
 
+  /// Issue #27 item 1: OCR variants of one merchant are one row in `stats`, `--merchant` finds
+  /// them all, and the user's merge and split are kept over reruns.
+  func testMerchantVariantsAreOneMerchantAndTheUsersChoicesSurviveReruns() throws {
+    let variants = ["GREEN BASKET SDN BHD", "GREEN BA5KET (PUCHONG) SDN. BHD.", "Green Baskets"]
+    let extra = variants.enumerated().map { index, merchant in
+      StoreFixtures.receipt(
+        "receipts/v\(index).jpg", merchant: merchant, date: "2024-05-0\(index + 1)", total: "1.00", items: [])
+    }
+    try store.replaceRun(records: StoreFixtures.sample + extra)
+    let stats = try store.stats()
+    XCTAssertEqual(stats.spendByMerchant.map(\.key).sorted(), ["Green Basket", "Tea House"])
+    XCTAssertEqual(stats.mostVisitedMerchant, .init(key: "Green Basket", count: 5))
+    XCTAssertEqual(
+      try files("", SearchFilter(merchant: "green basket")).count, 5, "every spelling under its merchant")
+    XCTAssertEqual(try store.merchants().first?.spellings.count, 4)
+
+    try store.chooseMerchants("Green Baskets", "GREEN BA5KET (PUCHONG) SDN. BHD.", kind: .split)
+    try store.chooseMerchants("tea house", "GREEN BASKET SDN BHD", kind: .merge)
+    try store.replaceRun(records: StoreFixtures.sample + extra)
+    let merchants = try store.merchants()
+    XCTAssertEqual(merchants.map(\.receipts), [5, 1])
+    XCTAssertEqual(merchants.last?.name, "Green Baskets")
+    XCTAssertEqual(
+      Set(merchants.first?.spellings.map(\.name) ?? []),
+      ["Green Basket", "GREEN BASKET SDN BHD", "GREEN BA5KET (PUCHONG) SDN. BHD.", "Tea House"])
+    XCTAssertThrowsError(try store.chooseMerchants("Green Basket", "GREEN BASKET SDN BHD", kind: .split))
+    XCTAssertThrowsError(try store.chooseMerchants("Blue Basket", "Tea House", kind: .merge)) { error in
+      XCTAssertTrue("\(error)".contains("no receipt's merchant is \"Blue Basket\""), "\(error)")
+    }
+  }
+
   func testAKilledRunLeavesThePreviousStore() throws {
     // A run that fails after writing part of its records rolls back as a whole.
     try store.tag(file: "cards/green.jpg", tags: ["keep"])

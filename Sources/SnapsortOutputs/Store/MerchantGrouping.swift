@@ -1,0 +1,112 @@
+import Foundation
+
+/// Which receipts of a store are of one merchant, however OCR spelled it.
+///
+/// Two receipts are one merchant when they print the same long number in their header (a
+/// company registration, tax id or phone number), or when their names are close once legal
+/// forms, punctuation and the characters OCR confuses are set aside. The user's own choices
+/// (`snapsort merchant merge` and `split`) come first and are never undone by a name's
+/// likeness. Each group is named by its most frequent spelling.
+public enum MerchantGrouping {
+  /// Fitted by `bench/store/fit_merchants.py` on the SROIE receipts of folds 0–3
+  /// (`bench/receipts/folds.json`), read by the receipts preset; fold 4 is the reported figure.
+  public struct Parameters: Sendable, Equatable {
+    /// The largest weighted edit distance, as a share of the longer name, between two names of
+    /// one merchant.
+    public var maxDistance = 0.2
+    /// Below `maxDistance`, every word of each name (but the common ones) must be within this
+    /// share of a word of the other (`Restoran Seri Mawar` is not `Restoran Seri Melur`), unless
+    /// the names are within `closeWithoutWords` as a whole (a split or joined word: `MRDIY`).
+    public var maxWordDistance = 0.5
+    public var closeWithoutWords = 0.1
+    /// What an edit inside a common word costs (a word in `commonWordNames` or more of the
+    /// store's distinct names: `enterprise`, `restaurant`), against 1 in the rest of the name.
+    public var commonWordWeight = 1.0
+    public var commonWordNames = 5
+    /// Header lines searched for identifiers, and the digits one needs.
+    public var identifierLines = 12
+    public var identifierDigits = 9
+
+    public init() {}
+  }
+
+  public struct Receipt: Sendable {
+    public var id: Int64
+    public var merchant: String?
+    /// The receipt's text lines, top first.
+    public var lines: [String]
+
+    public init(id: Int64, merchant: String?, lines: [String]) {
+      self.id = id
+      self.merchant = merchant
+      self.lines = lines
+    }
+  }
+
+  /// A user's choice about two names, each given as its `key`.
+  public struct Choice: Sendable, Equatable {
+    public enum Kind: String, Sendable { case merge, split }
+    public var first: String
+    public var second: String
+    public var kind: Kind
+
+    public init(first: String, second: String, kind: Kind) {
+      self.first = first
+      self.second = second
+      self.kind = kind
+    }
+  }
+
+  /// Words of company law, in the languages of the receipts read: never what tells two
+  /// merchants apart.
+  static let legalForms: Set<String> = [
+    "sdn", "bhd", "s", "b", "m", "plt", "ltd", "limited", "co", "inc", "llc", "llp", "corp", "pty", "plc",
+    "gmbh", "mbh", "ag", "kg", "ohg", "ug", "ek", "sarl", "sas", "sa", "srl", "spa", "snc", "bv", "nv",
+    "vof", "ab", "hb", "oy", "as", "asa", "aps", "sp", "zoo", "ooo", "oao", "zao", "pao", "tov", "ip",
+  ].reduce(into: Set<String>()) { $0.insert(confusionFolded($1)) }
+
+  /// Characters OCR takes for one another in print (`0`/`O`/`D`, `1`/`I`/`l`, `5`/`S`,
+  /// `8`/`B`, `Y`/`¥`…), each class spelled by its first member so that `SDN` and `S0N`,
+  /// `D.I.Y.` and `D.1.¥.` compare equal.
+  static let confusionClasses = ["0odq", "1il|!t", "5s", "8b", "2z", "6g", "vy¥"]
+  static let confusion: [Character: Character] = Dictionary(
+    confusionClasses.flatMap { group in group.map { ($0, group.first!) } }, uniquingKeysWith: { a, _ in a })
+
+  static func confusionFolded(_ word: String) -> String {
+    String(word.map { confusion[$0] ?? $0 })
+  }
+
+  /// The name as compared: folded, parenthesised branch names dropped, words of letters and
+  /// digits with OCR's confusions folded, legal forms left out.
+  public static func words(_ name: String) -> [String] {
+    var folded = TextFolding.fold(name)
+    while let open = folded.firstIndex(of: "("),
+      let close = folded[open...].firstIndex(of: ")")
+    {
+      folded.replaceSubrange(open...close, with: " ")
+    }
+    let words = folded.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "¥") })
+    return words.map { confusionFolded(String($0)) }.filter { !legalForms.contains($0) }
+  }
+
+  /// The name's words joined: the identity of a spelling in the user's choices.
+  public static func key(_ name: String) -> String { words(name).joined(separator: " ") }
+
+  /// Long numbers in the receipt's header: registration, tax and phone numbers.
+  static func identifiers(_ lines: [String], parameters: Parameters) -> Set<String> {
+    var found = Set<String>()
+    for line in lines.prefix(parameters.identifierLines) {
+      var digits = ""
+      // A run of digits may be split by spaces, dashes and slashes (`03-4021 0276`).
+      for character in line + "\n" {
+        if character.isASCII && character.isNumber {
+          digits.append(character)
+        } else if !" -/".contains(character) {
+          if digits.count >= parameters.identifierDigits { found.insert(digits) }
+          digits = ""
+        }
+      }
+    }
+    return found
+  }
+}
