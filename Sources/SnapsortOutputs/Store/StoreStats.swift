@@ -128,13 +128,15 @@ extension RecordStore {
         let month = ((row["date"] as String?).map { String($0.prefix(7)) }) ?? "(undated)"
         byMonth.add(month, currency: currency, total: total, unconfirmed: unconfirmed)
       }
-      let items = try Row.fetchAll(
-        db,
-        sql: """
-          SELECT lower(trim(description)) AS item, count(*) AS n FROM receipt_items
-          GROUP BY item ORDER BY n DESC, item LIMIT ?
-          """, arguments: [itemLimit]
-      ).map { StoreStats.Count(key: $0["item"], count: $0["n"]) }
+      // Counted by `ItemName`: quantity prefixes and currency words set aside, OCR debris left out.
+      var itemCounts: [String: Int] = [:]
+      for row in try Row.fetchAll(
+        db, sql: "SELECT description, count(*) AS n FROM receipt_items GROUP BY description")
+      {
+        if let name = ItemName.normalized(row["description"]) { itemCounts[name, default: 0] += row["n"] }
+      }
+      let items = itemCounts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(itemLimit)
+        .map { StoreStats.Count(key: $0.key, count: $0.value) }
       let mostVisited = visits.max { ($0.value, $1.key) < ($1.value, $0.key) }
       return StoreStats(
         records: try Int.fetchOne(db, sql: "SELECT count(*) FROM records") ?? 0, byKind: kinds,
@@ -146,7 +148,7 @@ extension RecordStore {
         },
         spendByMonth: byMonth.rows.sorted { ($0.key, $0.currency ?? "") < ($1.key, $1.currency ?? "") },
         mostVisitedMerchant: mostVisited.map { StoreStats.Count(key: $0.key, count: $0.value) },
-        mostCommonItems: items)
+        mostCommonItems: Array(items))
     }
   }
 }
