@@ -146,17 +146,17 @@ public final class ReceiptStage: Stage {
         notes: timedOut ? ["receipt ocr timed out after \(deadline) ms; text may be incomplete"] : []))
   }
 
-  /// The last day the receipt can be dated: the day its file was last written, a day later for
-  /// time zones (a receipt is printed before it is photographed or scanned); nil when the file
-  /// has no date.
+  /// The last day the receipt can be dated (a receipt is printed before it is photographed or
+  /// scanned): the day the photo was taken by its EXIF date, else the day its file was last
+  /// written, a day later; nil when neither is known.
   static func latestDate(of item: PhotoItem) -> String? {
-    guard
-      let modified = (try? FileManager.default.attributesOfItem(atPath: item.url.path))?[.modificationDate]
-        as? Date
-    else { return nil }
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withFullDate]
-    return formatter.string(from: modified.addingTimeInterval(86_400))
+    let captured =
+      (try? item.bytes()).flatMap(EXIFReader.captureDay(inJPEG:)).flatMap { formatter.date(from: $0) }
+      ?? (try? FileManager.default.attributesOfItem(atPath: item.url.path))?[.modificationDate] as? Date
+    // A day's grace: the camera's clock has no time zone.
+    return captured.map { formatter.string(from: $0.addingTimeInterval(86_400)) }
   }
 
   /// Reads the total's source line again, cut out of the page read, and replaces a total the
