@@ -22,16 +22,19 @@ public struct HTMLReport {
   let sources: [String: URL]
   /// Tags and notes by record file, from the store.
   let labels: [String: (tags: [String], notes: [String])]
+  /// The store's statistics, for the spending charts.
+  let stats: StoreStats?
 
   public init(
     records: [Record], summary: RunSummary, outputDirectory: URL, sources: [String: URL] = [:],
-    labels: [String: (tags: [String], notes: [String])] = [:]
+    labels: [String: (tags: [String], notes: [String])] = [:], stats: StoreStats? = nil
   ) {
     self.records = records
     self.summary = summary
     self.outputDirectory = outputDirectory
     self.sources = sources
     self.labels = labels
+    self.stats = stats
   }
 
   /// Writes `report.html` into `outputDirectory` from the records, with the photos, tags and
@@ -43,7 +46,7 @@ public struct HTMLReport {
   {
     let report = HTMLReport(
       records: records.sorted { $0.file < $1.file }, summary: summary, outputDirectory: outputDirectory,
-      sources: try store.sources(), labels: try store.labels())
+      sources: try store.sources(), labels: try store.labels(), stats: try store.stats())
     try AtomicFile.write(Data(report.render().utf8), to: outputDirectory.appendingPathComponent(fileName))
   }
 
@@ -62,13 +65,14 @@ public struct HTMLReport {
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' data: file:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
       <title>Snapsort report</title>
-      <style>\(Self.css)</style></head>
+      <style>\(Self.css)\(Self.spendingCSS)</style></head>
       <body>
       <header><h1>Snapsort report</h1>
       <p class="meta">snapsort \(HTMLText.escape(summary.version)) · config \(HTMLText.escape(String(summary.configHash.prefix(12)))) · \(HTMLText.escape(summary.startedAt))</p>
       <div class="counts">\(countsHTML)</div>
       <input id="filter" type="search" placeholder="Filter: keywords, or, -not …" autocomplete="off">
       <span id="shown">\(records.count) shown</span></header>
+      \(Self.spendingHTML(stats))
       <main id="entries">
       \(entries)
       </main>

@@ -32,6 +32,33 @@ final class HTMLReportTests: XCTestCase {
     XCTAssertTrue(html.contains("background:#1b7f3a"))
   }
 
+  /// Issue #27 item 5: the store's spending as charts, one pair per currency, hatched where
+  /// totals are contradicted; the numbers are those of `stats`.
+  func testSpendingChartsPerCurrency() throws {
+    let directory = try TestImages.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try RecordStore(url: directory.appendingPathComponent(RecordStore.fileName), create: true)
+    var ringgit = StoreFixtures.receipt(
+      "receipts/my.jpg", merchant: "Kedai <Ceria>", date: "2024-03-09", total: "100.00", items: [])
+    ringgit.receipt?.currency = "MYR"
+    ringgit.receipt?.checks = ReceiptChecks(itemsMatchSubtotal: nil, totalsConsistent: false, problems: [])
+    try store.replaceRun(records: StoreFixtures.sample + [ringgit])
+    let summary = RunSummary(
+      version: "test", configHash: "abc", config: nil, startedAt: "", wallSeconds: 0, jobs: 1,
+      counts: .init(inputs: 1, ok: 1, error: 0, skipped: 0, notStarted: 0), stages: [:], skippedFiles: [],
+      interrupted: false)
+    let html = HTMLReport(
+      records: StoreFixtures.sample, summary: summary, outputDirectory: directory, stats: try store.stats()
+    ).render()
+    for title in ["EUR by month", "EUR: top merchants", "MYR by month", "MYR: top merchants"] {
+      XCTAssertTrue(html.contains("<h3>\(title)</h3>"), title)
+    }
+    XCTAssertTrue(html.contains("Kedai &lt;Ceria&gt;"))
+    XCTAssertTrue(html.contains("<span class=\"bar-label\">Green Basket</span>"))
+    XCTAssertTrue(html.contains("style=\"width:100.0%\"><span class=\"unconfirmed\" style=\"width:100.0%\">"))
+    XCTAssertFalse(render(StoreFixtures.sample).contains("id=\"spending\""), "no store, no charts")
+  }
+
   func testEveryUntrustedStringIsEscaped() {
     let hostile = "<script>alert(1)</script>\"'&<img src=x onerror=alert(2)>"
     var records = [
