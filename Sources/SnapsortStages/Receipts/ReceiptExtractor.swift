@@ -513,29 +513,65 @@ public struct ReceiptExtractor: Sendable {
     ("€", "EUR"), ("£", "GBP"), ("$", "USD"), ("₽", "RUB"), ("₴", "UAH"),
   ]
 
-  static let dollarAmount = TextPattern(#"\$\s?\d{1,7}[.,]\d{2}(?!\d)|(?<!\d)\d{1,7}[.,]\d{2}\s?\$"#)
+  /// An amount with its decimals right after or before a symbol (`$ 12.50`, `12,50€`), spaces
+  /// between allowed.
+  static func symbolAmount(_ symbol: Character) -> TextPattern {
+    let escaped = NSRegularExpression.escapedPattern(for: String(symbol))
+    return TextPattern(#"\#(escaped)\s?\d{1,7}[.,]\d{2}(?!\d)|(?<!\d)\d{1,7}[.,]\d{2}\s?\#(escaped)"#)
+  }
+  static let symbolAmounts = Dictionary(
+    uniqueKeysWithValues: currencySymbols.map { ($0.0, symbolAmount($0.0)) })
 
-  /// A currency code or symbol, looked for on the total's lines first, then anywhere.
+  /// The currency the receipt's marks name most: codes (0.9), words such as `RM` (0.8) and
+  /// symbols beside an amount (0.8, `$` 0.6, since it also prefixes other dollars) or alone (0.5), each mark
+  /// counted once per line and twice on a total's line. A symbol away from an amount is not a
+  /// mark: OCR reads `C` as `€` and `E` as `£` in document numbers.
   static func currency(_ lines: [Line]) -> Found<String>? {
-    let ordered =
-      lines.filter { ReceiptKeywords.totalWeight($0.folded) > 0 } + lines
-    for line in ordered {
-      let upper = line.text.uppercased()
-      let tokens = upper.split(whereSeparator: { !$0.isLetter }).map(String.init)
-      if let code = tokens.first(where: { currencyCodes.contains($0) }) {
-        return Found(value: code, confidence: 0.9, line: line.index)
-      }
-      for (word, code) in currencyWords where line.folded.contains(" \(word) ") {
-        return Found(value: code, confidence: 0.8, line: line.index)
-      }
-      // "$" also prefixes codes ("C$00013281"): it names the currency only before or after
-      // an amount.
-      for (symbol, code) in currencySymbols
-      where line.text.contains(symbol) && (symbol != "$" || dollarAmount.firstMatch(in: line.text) != nil) {
-        return Found(value: code, confidence: symbol == "$" ? 0.6 : 0.8, line: line.index)
+    var weight: [String: Double] = [:]
+    var first: [String: Found<String>] = [:]
+    for line in lines {
+      let onTotal = ReceiptKeywords.totalWeight(line.folded) > 0
+      for mark in marks(on: line) {
+        weight[mark.value, default: 0] += mark.confidence * (onTotal ? 2 : 1)
+        if first[mark.value] == nil || onTotal && first[mark.value]!.confidence < 1 {
+          first[mark.value] = Found(
+            value: mark.value, confidence: onTotal ? 1 : mark.confidence, line: line.index)
+        }
       }
     }
-    return nil
+    guard let best = weight.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), let found = first[best.key]
+    else { return nil }
+    let confidence = lines.flatMap(marks(on:)).filter { $0.value == best.key }.map(\.confidence).max() ?? 0.6
+    return Found(value: found.value, confidence: confidence, line: found.line)
+  }
+
+  /// The currencies one line names, each once, with how surely: a code in capitals (`EUR`,
+  /// not the `Sek` of an address), a word, a symbol beside an amount, or a symbol other than `$`
+  /// between spaces or slashes (`€/Stk`; 0.5), never one inside a word, a number or
+  /// punctuation (`E.&.O.€.` is OCR's `E.&.O.E.`).
+  static func marks(on line: Line) -> [Found<String>] {
+    var found: [String: Double] = [:]
+    let tokens = line.text.split(whereSeparator: { !$0.isLetter }).map(String.init)
+    for code in tokens where currencyCodes.contains(code) { found[code] = max(found[code] ?? 0, 0.9) }
+    for (word, code) in currencyWords where line.folded.contains(" \(word) ") {
+      found[code] = max(found[code] ?? 0, 0.8)
+    }
+    let characters = Array(line.text)
+    for (symbol, code) in currencySymbols where line.text.contains(symbol) {
+      if symbolAmounts[symbol]!.firstMatch(in: line.text) != nil {
+        found[code] = max(found[code] ?? 0, symbol == "$" ? 0.6 : 0.8)
+      } else if symbol != "$",
+        characters.indices.contains(where: { index in
+          characters[index] == symbol && (index == 0 || " /".contains(characters[index - 1]))
+            && (index + 1 == characters.count || " /".contains(characters[index + 1]))
+        })
+      {
+        found[code] = max(found[code] ?? 0, 0.5)
+      }
+    }
+    return found.sorted { $0.key < $1.key }.map {
+      Found(value: $0.key, confidence: $0.value, line: line.index)
+    }
   }
 
   // MARK: - Totals

@@ -67,6 +67,21 @@ final class ReceiptTextTests: XCTestCase {
   /// Rows as the line builder would give them, one word per token on a 40-pixel grid.
   private func rows(_ texts: [String]) -> [ReceiptLine] { receiptRows(texts) }
 
+  /// Issue #27 item 3: the currency the receipt's marks name most; a symbol inside a document
+  /// number or an `E.&.O.E.` read as `€`/`£` is no mark, nor is an address's `Sek`.
+  func testTheCurrencyIsTheOneTheMarksNameMost() {
+    func currency(_ lines: [String]) -> String? { ReceiptExtractor().extract(rows(lines)).currency }
+    XCTAssertEqual(
+      currency([
+        "KEDAI MAJU", "Jalan 3, Sek. U3", "Doc No €$00012543", "ITEM 2.00", "TOTAL RM 2.00", "E.&.0.£.",
+      ]),
+      "MYR")
+    XCTAssertEqual(currency(["Pos Artikel €/Stk €/Ges", "Brot 2,49", "SUMME 2,49"]), "EUR")
+    XCTAssertEqual(currency(["CAFE", "Latte 3.50 €", "Total 3.50"]), "EUR")
+    XCTAssertEqual(currency(["SHOP", "Tea 2.00", "TOTAL USD 2.00", "Card £ ref 4471"]), "USD")
+    XCTAssertNil(currency(["SHOP", "Ref £75474", "Tea 2.00", "TOTAL 2.00"]))
+  }
+
   /// Issue #27: a date after the photo was taken is a misread; the next date read wins, and when
   /// none is left the record says which date it refused and why.
   func testDatesAfterThePhotoOrBefore1990AreRefused() {
