@@ -148,7 +148,6 @@ final class BarcodeScannerTests: XCTestCase {
     options.fullResolutionFallback = false
     options.scanDensity = 2
     options.zxingTryHarder = false
-    options.enhance = false
     func expected(_ url: URL) throws -> String {
       try String(contentsOf: url.deletingPathExtension().appendingPathExtension("txt"), encoding: .utf8)
     }
@@ -197,7 +196,6 @@ final class BarcodeScannerTests: XCTestCase {
     options.fullResolutionFallback = false
     options.scanDensity = 2
     options.zxingTryHarder = false
-    options.enhance = false
     let folder = Self.samples.appendingPathComponent("screenshots")
     for input in try InputScanner().scan([folder]).inputs {
       let expectedURL = input.url.deletingPathExtension().appendingPathExtension("expected.json")
