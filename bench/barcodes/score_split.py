@@ -68,7 +68,7 @@ def classify(record, text, raw):
         if any(same(r) and r["err"] for r in C.zx14(image, errors=True)):
             return "found-not-decoded (1.4 checks fail)"
     if any(same(r) for r in C.zx3(gray, errors=True)):
-        return "found-not-decoded (3.x locates it, 1.4 does not)"
+        return "found-not-decoded (3.x reads or locates it, 1.4 does not)"
     return "not-found"
 
 
