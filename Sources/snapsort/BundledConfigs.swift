@@ -58,11 +58,11 @@ enum BundledConfigs {
     "presets/screenshots.json": #"""
     {
       "version": 1,
-      "description": "Screenshots: fast barcode-only import of card screenshots. Codes on screens are large and crisp: the PNG is scanned as decoded (no reduced copy to compute), zxing without try-harder, zbar every second row, no enhancement passes, and the scan stops at the first code.",
+      "description": "Screenshots: fast barcode-only import of card screenshots. Codes on screens are large and crisp: the PNG is scanned as decoded (no reduced copy to compute), zxing without try-harder, zbar every second row, and the scan stops at the first code. Enhancement passes run only on small images (thorough_max_pixels), never on a phone-sized screenshot.",
       "kind": "card",
       "stages": [
         {"stage": "load", "analysis_max_side": 2800},
-        {"stage": "barcode", "expected_codes": 1, "full_resolution_fallback": false, "scan_density": 2, "zxing_try_harder": false, "enhance": false}
+        {"stage": "barcode", "expected_codes": 1, "full_resolution_fallback": false, "scan_density": 2, "zxing_try_harder": false}
       ]
     }
 

@@ -17,19 +17,39 @@ public enum CodeRegions {
     public var angle: Double
     public var width: Double
     public var height: Double
+    /// The region's own four corners (clockwise from top-left, moved out by the same quiet zone): the
+    /// outermost blocks along the rectangle's diagonals, so a code seen at a slant keeps its
+    /// trapezoid, which the rectangle squares off.
+    public var outline: [Point]
+
+    /// The region with its outline as corners and the outline's mean side lengths as size:
+    /// cut out `upright`, it is the code rectified for perspective.
+    public var rectified: Region {
+      func distance(_ a: Point, _ b: Point) -> Double {
+        ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+      }
+      let o = outline
+      return Region(
+        corners: o, angle: angle, width: (distance(o[0], o[1]) + distance(o[3], o[2])) / 2,
+        height: (distance(o[1], o[2]) + distance(o[0], o[3])) / 2, outline: o)
+    }
   }
 
   /// Regions of at least `minimumBlocks` blocks of `block` × `block` pixels whose mean gradient is
-  /// strong, the largest first (at most `limit`).
-  public static func find(in gray: Bitmap, block: Int = 8, minimumBlocks: Int = 6, limit: Int = 3) -> [Region]
-  {
+  /// strong, the largest first (at most `limit`). With `reach` 0 a region's blocks touch by a
+  /// side; with `reach` n a block joins any strong block up to n blocks away in each direction,
+  /// which keeps a 2-D code with quiet patches in one piece (aztec-2/11, 17 fall apart into three
+  /// regions otherwise).
+  public static func find(
+    in gray: Bitmap, block: Int = 8, minimumBlocks: Int = 6, limit: Int = 3, reach: Int = 0
+  ) -> [Region] {
     precondition(gray.format == .gray)
     guard let field = BlockGradients(gray, block: block) else { return [] }
     let area = Double(block * block)
     let strongest = field.energy.max() ?? 0
     // A code's blocks are full of strong edges; text and photo texture mostly are not.
     let threshold = max(24 * area, 0.35 * strongest)
-    return field.strongRegions(threshold: threshold).filter { $0.blocks.count >= minimumBlocks }
+    return field.strongRegions(threshold: threshold, reach: reach).filter { $0.blocks.count >= minimumBlocks }
       .sorted { $0.weight > $1.weight }.prefix(limit)
       .map { field.rectangle(around: $0.blocks) }
   }
@@ -143,10 +163,14 @@ private struct BlockGradients {
     }
   }
 
-  /// The 4-connected groups of blocks at or above `threshold`, in scan order, with their summed
-  /// energy.
-  func strongRegions(threshold: Double) -> [(blocks: [Int], weight: Double)] {
+  /// The groups of blocks at or above `threshold` (4-connected, or within `reach` blocks), in scan
+  /// order, with their summed energy.
+  func strongRegions(threshold: Double, reach: Int = 0) -> [(blocks: [Int], weight: Double)] {
     let bw = columns, bh = rows
+    let neighbours =
+      reach == 0
+      ? [(1, 0), (-1, 0), (0, 1), (0, -1)]
+      : (-reach...reach).flatMap { dy in (-reach...reach).map { dx in (dx, dy) } }.filter { $0 != (0, 0) }
     var label = [Int](repeating: -1, count: bw * bh)
     var regions: [(blocks: [Int], weight: Double)] = []
     for start in 0..<(bw * bh) where energy[start] >= threshold && label[start] < 0 {
@@ -155,7 +179,7 @@ private struct BlockGradients {
       while let b = stack.popLast() {
         blocks.append(b)
         let bx = b % bw, by = b / bw
-        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+        for (dx, dy) in neighbours {
           let nx = bx + dx, ny = by + dy
           guard nx >= 0, ny >= 0, nx < bw, ny < bh else { continue }
           let n = ny * bw + nx
@@ -178,6 +202,10 @@ private struct BlockGradients {
     let theta = atan2(s, c) / 4
     let ct = cos(theta), st = sin(theta)
     var minU = Double.infinity, maxU = -Double.infinity, minV = Double.infinity, maxV = -Double.infinity
+    // Per diagonal direction (top-left, top-right, bottom-right, bottom-left in the turned frame),
+    // the block corner furthest along it.
+    let diagonals: [(Double, Double)] = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    var extreme = [(u: Double, v: Double, reach: Double)](repeating: (0, 0, -.infinity), count: 4)
     let side = Double(block)
     for b in blocks {
       let x0 = Double((b % columns) * block), y0 = Double((b / columns) * block)
@@ -187,6 +215,9 @@ private struct BlockGradients {
         maxU = max(maxU, u)
         minV = min(minV, v)
         maxV = max(maxV, v)
+        for (k, (du, dv)) in diagonals.enumerated() where du * u + dv * v > extreme[k].reach {
+          extreme[k] = (u, v, du * u + dv * v)
+        }
       }
     }
     let margin = side + 0.2 * max(maxU - minU, maxV - minV)
@@ -197,6 +228,7 @@ private struct BlockGradients {
     func point(_ u: Double, _ v: Double) -> Point { Point(u * ct - v * st, u * st + v * ct) }
     return CodeRegions.Region(
       corners: [point(minU, minV), point(maxU, minV), point(maxU, maxV), point(minU, maxV)],
-      angle: theta * 180 / .pi, width: maxU - minU, height: maxV - minV)
+      angle: theta * 180 / .pi, width: maxU - minU, height: maxV - minV,
+      outline: zip(extreme, diagonals).map { e, d in point(e.u + d.0 * margin, e.v + d.1 * margin) })
   }
 }

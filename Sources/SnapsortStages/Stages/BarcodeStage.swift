@@ -49,8 +49,9 @@ public final class BarcodeStage: Stage {
     /// When the other passes confirm no code: blurred, region-deskewed and enlarged copies, read
     /// with try-harder, only where a code-like region was seen.
     public var rescuePasses: Bool = true
-    /// The rescue's time per scanned image, in milliseconds.
-    public var rescueBudgetMs: Int = 80
+    /// The rescue's work per scanned image: megapixels read (a copy's pixels times the decoders
+    /// reading it), counted rather than timed so that records do not depend on machine load.
+    public var rescueBudgetMegapixels: Double = 5
     public init() {}
   }
 
@@ -61,8 +62,8 @@ public final class BarcodeStage: Stage {
     guard !options.decoders.isEmpty else {
       throw ConfigError(path: "decoders", "name at least one of zbar, zxing")
     }
-    guard (0...10_000).contains(options.rescueBudgetMs) else {
-      throw ConfigError(path: "rescue_budget_ms", "must be 0…10000")
+    guard (0...1_000).contains(options.rescueBudgetMegapixels) else {
+      throw ConfigError(path: "rescue_budget_megapixels", "must be 0…1000")
     }
     guard (0...64).contains(options.expectedCodes) else {
       throw ConfigError(path: "expected_codes", "must be 0…64")
@@ -85,14 +86,13 @@ public final class BarcodeStage: Stage {
     strategy.zxingTryHarder = options.zxingTryHarder
     strategy.zxingTryRotate = options.zxingTryRotate
     strategy.rescue = options.rescuePasses
-    strategy.rescueBudget = Double(options.rescueBudgetMs) / 1000
+    strategy.rescueMegapixels = options.rescueBudgetMegapixels
     self.scanner = try BarcodeScanner(strategy: strategy)
   }
 
   public func process(_ item: PhotoItem) throws {
     var findings = BarcodeScanner.Findings(expectedCodes: options.expectedCodes)
     let keepGoing = { item.secondsRemaining > 0 }
-    var scannedCrop = false
     let pixels = try item.pixels()
     if let card = item.artifacts[CardCrop.self], card.quad.count == 4,
       let toImage = Homography(
@@ -102,15 +102,17 @@ public final class BarcodeStage: Stage {
         ], to: card.quad)
     {
       scanner.scan(card.image.grayscale(), toImage: toImage.apply, into: &findings, keepGoing: keepGoing)
-      scannedCrop = true
     }
     if findings.records.isEmpty || (options.expectedCodes == 0) {
       let analysis = pixels.analysis, scale = pixels.analysisScale
-      // The card's own area had every pass already: the whole photo gets the quick reads (a code
-      // beside the card, or a card found wrongly); so does a large photo (thorough_max_pixels).
+      // A large photo (thorough_max_pixels) gets the quick reads only, even when its card's own
+      // area had every pass. A small image gets every pass whether or not a card was cut from
+      // it: the "card" in a close-up of a code is often the code or its label, and its crop,
+      // stretched to a card's shape, distorts a square code (five of aztec-2's photos read
+      // whole, not as the crop).
       scanner.scan(
         analysis.grayscale(), toImage: { Point($0.x * scale, $0.y * scale) }, into: &findings,
-        thorough: !scannedCrop && analysis.pixelCount <= options.thoroughMaxPixels, keepGoing: keepGoing)
+        thorough: analysis.pixelCount <= options.thoroughMaxPixels, keepGoing: keepGoing)
       if findings.records.isEmpty, options.fullResolutionFallback, scale > 1.01, keepGoing() {
         let full = try pixels.full()
         let reduced = full.fitting(maxSide: options.fallbackMaxSide)

@@ -16,14 +16,27 @@ public enum BarcodeEvaluation {
     /// Whether any record is this sample's code: the value as printed, its GTIN (the set writes
     /// UPC-A and UPC-E as 13-digit GTINs), or the raw bytes of a binary payload.
     public func isMatched(by records: [BarcodeRecord]) -> Bool {
-      if let expectedText {
-        return records.contains { $0.value == expectedText || $0.gtin == expectedText }
-      }
+      records.contains { matches($0) }
+    }
+
+    func matches(_ record: BarcodeRecord) -> Bool {
+      if let expectedText { return record.value == expectedText || record.gtin == expectedText }
       if let expectedBytes {
-        let base64 = expectedBytes.base64EncodedString()
-        return records.contains { $0.bytes == base64 || Data($0.value.utf8) == expectedBytes }
+        return record.bytes == expectedBytes.base64EncodedString() || Data(record.value.utf8) == expectedBytes
       }
       return false
+    }
+
+    /// The reported codes that are not this sample's: every one that differs from it, except a
+    /// code of another symbology beside the expected one and not marked the card's (the photo may
+    /// hold that code too; upstream says a few do).
+    public func falseReads(in records: [BarcodeRecord]) -> [BarcodeRecord] {
+      let expected = records.first { matches($0) }
+      return records.filter { record in
+        guard !matches(record) else { return false }
+        guard let expected else { return true }
+        return record.primary == true || record.symbology == expected.symbology
+      }
     }
   }
 
@@ -32,6 +45,8 @@ public enum BarcodeEvaluation {
     public var zbar = 0
     public var zxing = 0
     public var snapsort = 0
+    /// Images where Snapsort reported a code that is not the image's (`Sample.falseReads`).
+    public var falseReads = 0
   }
 
   public struct Report: Sendable {
@@ -45,6 +60,22 @@ public enum BarcodeEvaluation {
     public var falsePositives: [(file: String, codes: [BarcodeRecord])] = []
     /// Images Snapsort did not match, with what it reported instead.
     public var missed: [(file: String, codes: [BarcodeRecord])] = []
+    /// Labelled images where Snapsort reported another code than the image's, with those codes.
+    public var wrong: [(file: String, codes: [BarcodeRecord])] = []
+
+    /// Snapsort's codes for one sample: an exact match or a miss, and any false read.
+    mutating func score(_ barcodes: [BarcodeRecord], of sample: Sample, into counts: inout FolderCounts) {
+      if sample.isMatched(by: barcodes) {
+        counts.snapsort += 1
+      } else {
+        missed.append((sample.input.relativePath, barcodes))
+      }
+      let falseReads = sample.falseReads(in: barcodes)
+      if !falseReads.isEmpty {
+        counts.falseReads += 1
+        wrong.append((sample.input.relativePath, falseReads))
+      }
+    }
 
     public var total: FolderCounts {
       folders.values.reduce(into: FolderCounts()) {
@@ -52,6 +83,7 @@ public enum BarcodeEvaluation {
         $0.zbar += $1.zbar
         $0.zxing += $1.zxing
         $0.snapsort += $1.snapsort
+        $0.falseReads += $1.falseReads
       }
     }
   }
@@ -110,12 +142,7 @@ public enum BarcodeEvaluation {
         let record = pipeline.record(for: sample.input)
         if record.status == .ok {
           report.snapsortMilliseconds.append(milliseconds(since: started))
-          let barcodes = record.card?.barcodes ?? []
-          if sample.isMatched(by: barcodes) {
-            counts.snapsort += 1
-          } else {
-            report.missed.append((sample.input.relativePath, barcodes))
-          }
+          report.score(record.card?.barcodes ?? [], of: sample, into: &counts)
         }
       }
       report.folders[sample.folder] = counts
@@ -161,18 +188,25 @@ extension BarcodeEvaluation.Report {
     var lines = [
       "## \(title)", "",
       "Exact matches per folder (value as printed, its GTIN, or the raw bytes of a binary payload).", "",
-      "| folder | images | zbar alone | zxing-cpp \(ZXingReader.libraryVersion) alone | Snapsort |",
-      "|---|---:|---:|---:|---:|",
+      "| folder | images | zbar alone | zxing-cpp \(ZXingReader.libraryVersion) alone | Snapsort | Snapsort false |",
+      "|---|---:|---:|---:|---:|---:|",
     ]
     for folder in folders.keys.sorted() {
       let c = folders[folder]!
       let best = max(c.zbar, c.zxing)
       let mark = c.snapsort < best ? " ⚠ below \(best)" : ""
-      lines.append("| `\(folder)` | \(c.images) | \(c.zbar) | \(c.zxing) | \(c.snapsort)\(mark) |")
+      lines.append(
+        "| `\(folder)` | \(c.images) | \(c.zbar) | \(c.zxing) | \(c.snapsort)\(mark) | \(c.falseReads) |")
     }
     let t = total
-    lines.append("| **total** | \(t.images) | \(t.zbar) | \(t.zxing) | **\(t.snapsort)** |")
+    lines.append(
+      "| **total** | \(t.images) | \(t.zbar) | \(t.zxing) | **\(t.snapsort)** | **\(t.falseReads)** |")
     lines.append("")
+    for (file, codes) in wrong {
+      let list = codes.map { "\($0.symbology) `\($0.value)` (\($0.decoder ?? "?"))" }.joined(separator: ", ")
+      lines.append("- false read on `\(file)`: \(list)")
+    }
+    if !wrong.isEmpty { lines.append("") }
     func timing(_ values: [Double]) -> String {
       let mean = values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
       return String(
