@@ -36,6 +36,8 @@ struct ScreenCardRefiner {
   var aboveGap = 0.35
   var aboveWidening = 0.08
   var aboveReach = 0.45
+  /// A quad this many card heights tall (for its width) is a card with something below it.
+  var tallness = 1.25
   /// Largest angle, in degrees, between a side and the image's axes for the quad to be upright.
   var maximumTilt = 1.0
 
@@ -69,6 +71,21 @@ struct ScreenCardRefiner {
       x0: max(0, x0 - aboveWidening * width), y0: max(0, y0 - (aboveGap + 1.15) * height),
       x1: min(Double(image.width), x1 + aboveWidening * width), y1: y0 - 2)
     guard above.y1 - above.y0 > 0.6 * height, let found = search(above, reach: aboveReach),
+      found.weakestStep >= 2 * minimumStep
+    else { return nil }
+    return found.quad
+  }
+
+  /// The card at the top of an upright `quad` too tall for a card: the card merged with what
+  /// an app draws right below it (a panel of the same width, passes stacked under it), whose
+  /// sides run on in one line. The card is looked for in the top card height of the quad.
+  func cardAtTop(_ quad: [Point]) -> [Point]? {
+    guard quad.count == 4, isUpright(quad) else { return nil }
+    let xs = quad.map(\.x), ys = quad.map(\.y)
+    let (x0, y0, x1, y1) = (xs.min()!, ys.min()!, xs.max()!, ys.max()!)
+    let height = (x1 - x0) / CardDetector.cardAspect
+    guard y1 - y0 > tallness * height,
+      let found = search(Box(x0: x0, y0: y0, x1: x1, y1: min(y1, y0 + 1.3 * height)), reach: aboveReach),
       found.weakestStep >= 2 * minimumStep
     else { return nil }
     return found.quad

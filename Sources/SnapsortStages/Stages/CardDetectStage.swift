@@ -78,13 +78,14 @@ public final class CardDetectStage: Stage {
   }
 
   /// An upright quad is a card drawn square to a screen: its sides moved in to the card's own
-  /// edge, out of a drop shadow or glow, and a card above it taken instead when the quad is a
-  /// panel the app draws below its card.
+  /// edge, out of a drop shadow or glow; a card above it taken instead when the quad is a panel
+  /// the app draws below its card, and the card at its top when the quad runs on below it.
   private func onScreen(_ quad: [Point], in image: Bitmap) -> [Point] {
     guard options.screenRefinement else { return quad }
     let refiner = ScreenCardRefiner(image: image)
-    let card = refiner.refine(quad) ?? quad
-    return refiner.cardAbove(card) ?? card
+    let refined = refiner.refine(quad) ?? quad
+    let card = refiner.cardAbove(refined) ?? refined
+    return refiner.cardAtTop(card) ?? card
   }
 
   private func wholeImageQuad(_ info: ImageInfo?) -> [Point]? {

@@ -122,4 +122,14 @@ final class ScreenCardRefinerTests: XCTestCase {
     // The card itself has nothing of its shape above it: it stays.
     XCTAssertNil(refiner.cardAbove(truth))
   }
+
+  func testTheCardAtTheTopOfAQuadThatRunsOnIntoThePanelBelow() throws {
+    // The card and the panel below it share their sides: one tall quad around both.
+    let image = screenshot(blur: 20, shadowAlpha: 0.4, panel: true)
+    let merged = [Point(40, 200), Point(680, 200), Point(680, 1064), Point(40, 1064)]
+    let refiner = ScreenCardRefiner(image: image)
+    try assertCorners(refiner.cardAtTop(merged), within: 1)
+    // A quad of the card's own shape is not looked into.
+    XCTAssertNil(refiner.cardAtTop(truth))
+  }
 }
