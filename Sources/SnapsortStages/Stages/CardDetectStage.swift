@@ -21,6 +21,9 @@ public final class CardDetectStage: Stage {
     /// An image whose own aspect is within this fraction of the card's is taken as the card
     /// (a scan or a tight crop) when no quad is found.
     public var wholeImageAspectTolerance: Double = 0.08
+    /// Whether an upright quad (a card drawn on a screen) has its sides moved in to the card's
+    /// own edge, out of a drop shadow or glow.
+    public var screenRefinement: Bool = true
     public init() {}
   }
 
@@ -50,10 +53,11 @@ public final class CardDetectStage: Stage {
     // exact-step finder when its pixels are already decoded (PNG and WebP have no shrink-on-load).
     var detected: (quad: [Point], confidence: Double)?
     if let full = pixels.decodedFull, let flat = FlatCardFinder().find(in: full) {
-      detected = (flat.quad, flat.confidence)
+      detected = (onScreen(flat.quad, in: full), flat.confidence)
     } else if let result = detector.detect(in: pixels.analysis, workspace: workspace) {
       let scale = pixels.analysisScale
-      detected = (result.quad.map { Point($0.x * scale, $0.y * scale) }, result.confidence)
+      let quad = onScreen(result.quad, in: pixels.analysis)
+      detected = (quad.map { Point($0.x * scale, $0.y * scale) }, result.confidence)
     }
     // A scan or a tight crop has the card's aspect itself: a small quad found inside it is a
     // part of the card (a chip, a barcode panel), not the card.
@@ -71,6 +75,17 @@ public final class CardDetectStage: Stage {
       geometry = CardGeometry(quad: nil, confidence: nil, reason: "no card-shaped quadrilateral found")
     }
     item.artifacts.write(geometry)
+  }
+
+  /// An upright quad is a card drawn square to a screen: its sides moved in to the card's own
+  /// edge, out of a drop shadow or glow; a card above it taken instead when the quad is a panel
+  /// the app draws below its card, and the card at its top when the quad runs on below it.
+  private func onScreen(_ quad: [Point], in image: Bitmap) -> [Point] {
+    guard options.screenRefinement else { return quad }
+    let refiner = ScreenCardRefiner(image: image)
+    let refined = refiner.refine(quad) ?? quad
+    let card = refiner.cardAbove(refined) ?? refined
+    return refiner.cardAtTop(card) ?? card
   }
 
   private func wholeImageQuad(_ info: ImageInfo?) -> [Point]? {

@@ -26,6 +26,12 @@ public final class PaletteStage: Stage {
     /// Size of the grid of points the colours are counted on.
     public var sampleWidth: Int = 128
     public var sampleHeight: Int = 80
+    /// Near-white samples are glare (light, not the card's colour) only while they are fewer than
+    /// this share of the card; more are a white area of the card itself, such as the white half
+    /// of a card in a screenshot, where nothing is blown out. Fitted on generated train renders
+    /// (200 screenshots, seed 7101; 100 photos, seed 7404): ΔE00 < 10 on 168 → 173 screenshots
+    /// and 80 → 81 photos, 0.05–0.2 giving 172 and 81.
+    public var glareShareLimit: Double = 0.35
     public init() {}
   }
 
@@ -92,7 +98,7 @@ public final class PaletteStage: Stage {
       }
     }
     let border = max(2, sw / 24)
-    var points: [Double] = []
+    var points: [Double] = [], glare: [Double] = []
     points.reserveCapacity(small.pixelCount * 3)
     for y in border..<(small.height - border) {
       for x in border..<(small.width - border) {
@@ -101,11 +107,15 @@ public final class PaletteStage: Stage {
           b = Double(small.pixels[i + 2]) / 255
         let lab = CIELAB.lab(r: r, g: g, b: b)
         // Specular highlights (glare) are near-white and are light, not the card's colour.
-        if lab.l > 97 && lab.chroma < 4 && min(r, g, b) > 0.985 { continue }
-        points += [lab.l, lab.a, lab.b]
+        if lab.l > 97 && lab.chroma < 4 && min(r, g, b) > 0.985 {
+          glare += [lab.l, lab.a, lab.b]
+        } else {
+          points += [lab.l, lab.a, lab.b]
+        }
       }
     }
-    return points
+    let glareShare = Double(glare.count) / Double(max(1, points.count + glare.count))
+    return glareShare >= options.glareShareLimit ? points + glare : points
   }
 
   /// Near-identical clusters merged, largest first, weighting centres by their counts; the

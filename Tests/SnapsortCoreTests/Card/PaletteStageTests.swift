@@ -63,6 +63,21 @@ final class PaletteStageTests: XCTestCase {
     XCTAssertEqual(record.colors?.first?.share, 1)
   }
 
+  func testAWhiteHalfOfTheCardIsAColourNotGlare() throws {
+    // A screenshot's card: the lower half pure white, as an app draws it; nothing is blown out.
+    let record = try run(card { _, y in y > 319 ? (255, 255, 255) : (235, 37, 68) })
+    let colors = try XCTUnwrap(record.colors)
+    XCTAssertEqual(colors.count, 2, "\(colors)")
+    let white = try XCTUnwrap(colors.first { CIELAB.lab(hex: $0.hex)!.l > 99 }, "\(colors)")
+    XCTAssertEqual(white.share, 0.5, accuracy: 0.05)
+  }
+
+  func testASmallPatchOfGlareIsLeftOut() throws {
+    // A blown-out highlight over a tenth of a blue card: light, not a colour of the card.
+    let record = try run(card { x, y in x < 320 && y < 200 ? (255, 255, 255) : (0, 70, 160) })
+    XCTAssertEqual(record.colors?.count, 1, "\(record.colors ?? [])")
+  }
+
   func testDeterministic() throws {
     let noisy = card { x, y in (UInt8((x * 7 + y * 3) % 256), UInt8((x * 13) % 256), UInt8((y * 5) % 256)) }
     XCTAssertEqual(try run(noisy), try run(noisy))

@@ -1,0 +1,204 @@
+import Foundation
+import SnapsortNative
+
+/// Moves the sides of an upright card quad in a screenshot in to the card's own edge.
+///
+/// An app draws the card square to the screen, often over a drop shadow or a glow. The shadow
+/// is a smooth ramp tens of pixels wide, darkest at the card, and a detector that follows the
+/// gradient takes its outer end for the card's side: the quad holds the card and its shadow,
+/// most at the bottom where shadows fall. The card's own edge is different: a step from one
+/// pixel to the next, of the same height all along the side. So each side is searched inwards
+/// (the detected quad holds the card, never less) for the pixel edges where the median step
+/// across the middle of the side peaks, and of the four-sided combinations the one with the
+/// card's aspect (an app draws ID-1 undistorted) and the largest area wins: the outermost steps
+/// of the card's shape, not a band of its artwork. A side at the screen's edge may stay there
+/// (a card running off the screen). Thresholds fitted on generated train screenshots
+/// (`bench/gen`, `--split train --seed 7101`, 200 images).
+struct ScreenCardRefiner {
+  /// Full-resolution or analysis pixels, RGB or grey, in the quad's coordinates.
+  let image: Bitmap
+
+  /// How far in, as a share of the quad's height, a side may move.
+  var reach = 0.25
+  /// How far out a side may move, in pixels (the detector's rounding).
+  var outward = 3
+  /// Smallest median step, in levels, that counts as an edge.
+  var minimumStep = 4
+  /// Peaks lower than this share of a side's strongest peak are texture, not the card's edge.
+  var relativeStep = 0.2
+  /// Largest relative difference between a combination's aspect and the card's.
+  var aspectTolerance = 0.03
+  /// Width of the preference for the exact aspect among combinations within the tolerance.
+  var aspectSpread = 0.01
+  /// Where a card above a panel is looked for: a strip up to this many card heights above the
+  /// panel for the gap between them, this share of the panel's width wider on each side, its
+  /// sides searched this share of the strip's height in.
+  var aboveGap = 0.35
+  var aboveWidening = 0.08
+  var aboveReach = 0.45
+  /// A quad this many card heights tall (for its width) is a card with something below it.
+  var tallness = 1.25
+  /// Largest angle, in degrees, between a side and the image's axes for the quad to be upright.
+  var maximumTilt = 1.0
+
+  private enum Side: CaseIterable { case left, top, right, bottom }
+
+  /// A pixel-edge position across a side (a column for left and right, a row for top and bottom)
+  /// and the median step there.
+  private typealias Peak = (position: Int, step: Int)
+
+  /// The refined quad, clockwise from the top-left, in pixel-edge coordinates; nil when the quad
+  /// is not upright or no combination of steps has the card's aspect.
+  func refine(_ quad: [Point]) -> [Point]? {
+    guard quad.count == 4, isUpright(quad) else { return nil }
+    let xs = quad.map(\.x), ys = quad.map(\.y)
+    guard let found = search(Box(x0: xs.min()!, y0: ys.min()!, x1: xs.max()!, y1: ys.max()!), reach: reach)
+    else { return nil }
+    return found.quad
+  }
+
+  /// A card drawn above the upright `quad`, when the quad is one of the panels an app draws
+  /// below its card (a code panel, detail rows) that happens to have the card's shape: a
+  /// rectangle of the card's aspect, about as wide, whose four sides are all steps of their own.
+  /// Apps put the card above what belongs to it; on 200 train screenshots no card was found
+  /// above a quad that was already the card.
+  func cardAbove(_ quad: [Point]) -> [Point]? {
+    guard quad.count == 4, isUpright(quad) else { return nil }
+    let xs = quad.map(\.x), ys = quad.map(\.y)
+    let (x0, y0, x1) = (xs.min()!, ys.min()!, xs.max()!)
+    let width = x1 - x0, height = width / CardDetector.cardAspect
+    let above = Box(
+      x0: max(0, x0 - aboveWidening * width), y0: max(0, y0 - (aboveGap + 1.15) * height),
+      x1: min(Double(image.width), x1 + aboveWidening * width), y1: y0 - 2)
+    guard above.y1 - above.y0 > 0.6 * height, let found = search(above, reach: aboveReach),
+      found.weakestStep >= 2 * minimumStep
+    else { return nil }
+    return found.quad
+  }
+
+  /// The card at the top of an upright `quad` too tall for a card: the card merged with what
+  /// an app draws right below it (a panel of the same width, passes stacked under it), whose
+  /// sides run on in one line. The card is looked for in the top card height of the quad.
+  func cardAtTop(_ quad: [Point]) -> [Point]? {
+    guard quad.count == 4, isUpright(quad) else { return nil }
+    let xs = quad.map(\.x), ys = quad.map(\.y)
+    let (x0, y0, x1, y1) = (xs.min()!, ys.min()!, xs.max()!, ys.max()!)
+    let height = (x1 - x0) / CardDetector.cardAspect
+    guard y1 - y0 > tallness * height,
+      let found = search(Box(x0: x0, y0: y0, x1: x1, y1: min(y1, y0 + 1.3 * height)), reach: aboveReach),
+      found.weakestStep >= 2 * minimumStep
+    else { return nil }
+    return found.quad
+  }
+
+  private struct Box {
+    var x0: Double, y0: Double, x1: Double, y1: Double
+  }
+
+  /// The combination of peaks, one per side of `box`, searched up to `reach` of its height in.
+  private func search(_ box: Box, reach: Double) -> (quad: [Point], weakestStep: Int)? {
+    guard box.x1 - box.x0 >= 32, box.y1 - box.y0 >= 20 else { return nil }
+    var peaks: [Side: [Peak]] = [:]
+    for side in Side.allCases { peaks[side] = self.peaks(side, box: box, reach: reach) }
+    guard let best = bestCombination(peaks) else { return nil }
+    let (l, t, r, b) = (
+      Double(best.l.position), Double(best.t.position), Double(best.r.position), Double(best.b.position)
+    )
+    let weakest = min(best.l.step, best.t.step, best.r.step, best.b.step)
+    return ([Point(l, t), Point(r, t), Point(r, b), Point(l, b)], weakest)
+  }
+
+  /// Whether every side runs within `maximumTilt` of the image's axes.
+  private func isUpright(_ quad: [Point]) -> Bool {
+    let limit = tan(maximumTilt * .pi / 180)
+    for k in 0..<4 {
+      let p = quad[k], q = quad[(k + 1) % 4]
+      let dx = abs(q.x - p.x), dy = abs(q.y - p.y)
+      guard min(dx, dy) <= limit * max(dx, dy) else { return false }
+    }
+    return true
+  }
+
+  /// The peaks of the median step along one side's search window; a side at the image's edge
+  /// keeps the edge as a candidate of zero strength.
+  private func peaks(_ side: Side, box: Box, reach: Double) -> [Peak] {
+    let vertical = side == .left || side == .right
+    let height = box.y1 - box.y0, width = box.x1 - box.x0
+    let inward = max(8, Int(reach * height))
+    let centre: Int
+    switch side {
+    case .left: centre = Int(box.x0.rounded())
+    case .right: centre = Int(box.x1.rounded())
+    case .top: centre = Int(box.y0.rounded())
+    case .bottom: centre = Int(box.y1.rounded())
+    }
+    let inwardSign = side == .left || side == .top ? 1 : -1
+    let lo = centre + min(-inwardSign * outward, inwardSign * inward)
+    let hi = centre + max(-inwardSign * outward, inwardSign * inward)
+    // The middle of the side: clear of rounded corners and of the shadow's heavier end.
+    let (spanStart, spanEnd) =
+      vertical
+      ? (box.y0 + 0.3 * height, box.y0 + 0.7 * height) : (box.x0 + 0.3 * width, box.x0 + 0.7 * width)
+    let limit = vertical ? image.width : image.height
+    let span = max(0, Int(spanStart))..<min(vertical ? image.height : image.width, Int(spanEnd))
+    guard !span.isEmpty else { return [] }
+    let positions = Array(lo...hi)
+    let steps = positions.map { medianStep(at: $0, vertical: vertical, span: span) }
+    let strongest = steps.max() ?? 0
+    let floor = max(minimumStep, Int((relativeStep * Double(strongest)).rounded(.up)))
+    var found: [Peak] = []
+    for i in steps.indices where steps[i] >= floor {
+      let left = i > 0 ? steps[i - 1] : 0, right = i + 1 < steps.count ? steps[i + 1] : 0
+      if steps[i] >= left && steps[i] >= right { found.append((positions[i], steps[i])) }
+    }
+    // A side with no step of its own stays where it was; one at the image's edge may stay there.
+    if found.isEmpty || centre <= 1 || centre >= limit - 1 { found.append((centre, 0)) }
+    return found
+  }
+
+  /// The median over `span` of the largest channel difference across the pixel edge at
+  /// `position` (between columns, or rows, `position − 1` and `position`); 0 outside the image.
+  private func medianStep(at position: Int, vertical: Bool, span: Range<Int>) -> Int {
+    let c = image.channels, w = image.width
+    guard position >= 1, position < (vertical ? image.width : image.height) else { return 0 }
+    var histogram = [Int](repeating: 0, count: 256)
+    image.pixels.withUnsafeBufferPointer { p in
+      for along in span {
+        let a = vertical ? (along * w + position) * c : (position * w + along) * c
+        let b = vertical ? a - c : a - w * c
+        var step = 0
+        for k in 0..<c { step = max(step, abs(Int(p[a + k]) - Int(p[b + k]))) }
+        histogram[step] += 1
+      }
+    }
+    var seen = 0
+    for (value, count) in histogram.enumerated() {
+      seen += count
+      if 2 * seen >= span.count { return value }
+    }
+    return 255
+  }
+
+  /// The combination of one peak per side with the card's aspect and the largest area, weighed
+  /// by how close its aspect is to the card's.
+  private func bestCombination(_ peaks: [Side: [Peak]]) -> (l: Peak, t: Peak, r: Peak, b: Peak)? {
+    let lefts = peaks[.left] ?? [], rights = peaks[.right] ?? []
+    let tops = peaks[.top] ?? [], bottoms = peaks[.bottom] ?? []
+    var best: (score: Double, sides: (l: Peak, t: Peak, r: Peak, b: Peak))?
+    for l in lefts {
+      for r in rights where r.position > l.position {
+        for t in tops {
+          for b in bottoms where b.position > t.position {
+            let width = Double(r.position - l.position), height = Double(b.position - t.position)
+            let error = abs(width / height / CardDetector.cardAspect - 1)
+            guard error <= aspectTolerance else { continue }
+            let score = width * height * exp(-(error / aspectSpread) * (error / aspectSpread))
+            if score > best?.score ?? 0 { best = (score, (l, t, r, b)) }
+          }
+        }
+      }
+    }
+    return best?.sides
+  }
+
+}

@@ -1,0 +1,135 @@
+import XCTest
+
+@testable import SnapsortCore
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortStages
+
+/// The card's own edge inside its drop shadow, on screenshots drawn in code: a card with rounded
+/// corners and a header band over a soft shadow that falls mostly below it.
+final class ScreenCardRefinerTests: XCTestCase {
+  private let card = (x0: 40, y0: 200, x1: 680, y1: 200 + 404)
+
+  /// A light-theme screen: the shadow a blurred dark rectangle offset down (darkest at the card,
+  /// fading over `blur` pixels), the card drawn over it with a band across its top.
+  private func screenshot(blur: Double, shadowAlpha: Double, jpegNoise: Bool = false, panel: Bool = false)
+    -> Bitmap
+  {
+    let width = 720, height = 1400, radius = 40, drop = 24.0
+    let background = 242.0, cardColour: (UInt8, UInt8, UInt8) = (30, 90, 160)
+    let band: (UInt8, UInt8, UInt8) = (200, 40, 40)
+    var seed: UInt32 = 11
+    return Bitmap(width: width, height: height, format: .rgb) { out in
+      for y in 0..<height {
+        for x in 0..<width {
+          var colour: (UInt8, UInt8, UInt8)
+          if panel, self.inPanel(x, y) {
+            // A white code panel of the card's own shape below it, bars across its middle.
+            let bar = y > self.panel.y0 + 120 && y < self.panel.y1 - 120 && x > 120 && x < 600 && x % 9 < 4
+            colour = bar ? (0, 0, 0) : (255, 255, 255)
+          } else if self.inCard(x, y, radius: radius) {
+            colour = y < self.card.y0 + 90 ? band : cardColour
+          } else {
+            // Distance outside the shadow's rectangle (the card moved down by `drop`).
+            let dx = max(Double(self.card.x0) - Double(x), 0, Double(x) - Double(self.card.x1))
+            let dy = max(Double(self.card.y0) + drop - Double(y), 0, Double(y) - Double(self.card.y1) - drop)
+            let outside = (dx * dx + dy * dy).squareRoot()
+            let shade = shadowAlpha * max(0, 1 - outside / blur)
+            let value = UInt8(clamping: Int((background * (1 - shade)).rounded()))
+            colour = (value, value, value)
+          }
+          let i = (y * width + x) * 3
+          for (k, value) in [colour.0, colour.1, colour.2].enumerated() {
+            seed = seed &* 1_103_515_245 &+ 12345
+            let jitter = jpegNoise ? Int(seed >> 16) % 5 - 2 : 0
+            out[i + k] = UInt8(clamping: Int(value) + jitter)
+          }
+        }
+      }
+    }
+  }
+
+  private let panel = (x0: 40, y0: 660, x1: 680, y1: 660 + 404)
+
+  private func inPanel(_ x: Int, _ y: Int) -> Bool {
+    x >= panel.x0 && x < panel.x1 && y >= panel.y0 && y < panel.y1
+  }
+
+  private func inCard(_ x: Int, _ y: Int, radius: Int) -> Bool {
+    guard x >= card.x0, x < card.x1, y >= card.y0, y < card.y1 else { return false }
+    let cx = min(max(x, card.x0 + radius), card.x1 - 1 - radius)
+    let cy = min(max(y, card.y0 + radius), card.y1 - 1 - radius)
+    return (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius
+  }
+
+  private var truth: [Point] {
+    [
+      Point(Double(card.x0), Double(card.y0)), Point(Double(card.x1), Double(card.y0)),
+      Point(Double(card.x1), Double(card.y1)), Point(Double(card.x0), Double(card.y1)),
+    ]
+  }
+
+  private func assertCorners(
+    _ found: [Point]?, within tolerance: Double, file: StaticString = #filePath, line: UInt = #line
+  ) throws {
+    let found = try XCTUnwrap(found, file: file, line: line)
+    for (point, expected) in zip(found, truth) {
+      XCTAssertEqual(point.x, expected.x, accuracy: tolerance, file: file, line: line)
+      XCTAssertEqual(point.y, expected.y, accuracy: tolerance, file: file, line: line)
+    }
+  }
+
+  func testMovesAQuadAroundCardAndShadowInToTheCardsEdge() throws {
+    let image = screenshot(blur: 60, shadowAlpha: 0.6)
+    // The quad a gradient detector gives: the card with the shadow's reach, most at the bottom.
+    let coarse = [Point(12, 186), Point(708, 186), Point(708, 686), Point(12, 686)]
+    XCTAssertLessThan(Quad.iou(coarse, truth), 0.8)
+    try assertCorners(ScreenCardRefiner(image: image).refine(coarse), within: 1)
+  }
+
+  func testFindsTheEdgeThroughNoiseLikeAJPEGs() throws {
+    let image = screenshot(blur: 40, shadowAlpha: 0.8, jpegNoise: true)
+    let coarse = [Point(20, 190), Point(700, 190), Point(700, 660), Point(20, 660)]
+    try assertCorners(ScreenCardRefiner(image: image).refine(coarse), within: 1)
+  }
+
+  func testACorrectQuadStaysAndTheBandInsideIsNotTakenForTheTop() throws {
+    // The band's lower edge is a straight step right across the card, a stronger one than the
+    // card's top against the light background; taking it would break the card's aspect.
+    let image = screenshot(blur: 30, shadowAlpha: 0.5)
+    try assertCorners(ScreenCardRefiner(image: image).refine(truth), within: 1)
+  }
+
+  func testATiltedQuadIsLeftToThePhotoRefiner() {
+    let image = screenshot(blur: 30, shadowAlpha: 0.5)
+    let tilted = [Point(40, 200), Point(680, 230), Point(660, 634), Point(20, 604)]
+    XCTAssertNil(ScreenCardRefiner(image: image).refine(tilted))
+  }
+
+  func testTheStageFindsTheCardNotItsShadowInALosslessScreenshot() throws {
+    // The exact-step finder alone takes in the shadow's rows, each differing from the last.
+    let image = screenshot(blur: 60, shadowAlpha: 0.6)
+    let flat = try XCTUnwrap(FlatCardFinder().find(in: image))
+    let refined = ScreenCardRefiner(image: image).refine(flat.quad)
+    try assertCorners(refined, within: 1)
+  }
+
+  func testTheCardAboveAWhitePanelOfItsShapeWins() throws {
+    let image = screenshot(blur: 20, shadowAlpha: 0.4, panel: true)
+    let panelQuad = [Point(40, 660), Point(680, 660), Point(680, 1064), Point(40, 1064)]
+    let refiner = ScreenCardRefiner(image: image)
+    try assertCorners(refiner.cardAbove(panelQuad), within: 1)
+    // The card itself has nothing of its shape above it: it stays.
+    XCTAssertNil(refiner.cardAbove(truth))
+  }
+
+  func testTheCardAtTheTopOfAQuadThatRunsOnIntoThePanelBelow() throws {
+    // The card and the panel below it share their sides: one tall quad around both.
+    let image = screenshot(blur: 20, shadowAlpha: 0.4, panel: true)
+    let merged = [Point(40, 200), Point(680, 200), Point(680, 1064), Point(40, 1064)]
+    let refiner = ScreenCardRefiner(image: image)
+    try assertCorners(refiner.cardAtTop(merged), within: 1)
+    // A quad of the card's own shape is not looked into.
+    XCTAssertNil(refiner.cardAtTop(truth))
+  }
+}
