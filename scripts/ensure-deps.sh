@@ -22,9 +22,11 @@ need_module sqlite3 libsqlite3-dev
 
 tessdata=/usr/share/tesseract-ocr/5/tessdata
 # Languages named by pipeline.json and the presets ("languages": "eng+pol+deu", "name_languages":
-# "Latin"), plus the defaults of the ocr stage: eng and the Latin script model.
-languages=$( (echo eng; echo Latin; (grep -ho '"\(name_\)\{0,1\}languages"[[:space:]]*:[[:space:]]*"[^"]*"' pipeline.json presets/*.json 2>/dev/null || true) \
-  | sed 's/.*:[[:space:]]*"\([^"]*\)"/\1/' | tr '+' '\n') | sort -u)
+# "Latin", "cyrillic_languages": "rus,ukr"), plus the defaults of the ocr stage: eng, the Latin
+# script model, and the Russian and Ukrainian packs.
+languages=$( (echo eng; echo Latin; echo rus; echo ukr
+  (grep -ho '"\(name_\|cyrillic_\)\{0,1\}languages"[[:space:]]*:[[:space:]]*"[^"]*"' pipeline.json presets/*.json 2>/dev/null || true) \
+  | sed 's/.*:[[:space:]]*"\([^"]*\)"/\1/' | tr '+,' '\n\n') | sort -u)
 for lang in $languages; do
   [ -f "$tessdata/$lang.traineddata" ] && continue
   # Script models (capitalised, e.g. Latin) ship as tesseract-ocr-script-<ISO 15924 code>.

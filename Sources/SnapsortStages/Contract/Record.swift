@@ -120,9 +120,19 @@ public struct ColorShare: Codable, Sendable, Equatable {
 public struct NameSuggestion: Codable, Sendable, Equatable {
   public var suggested: String?
   public var alternatives: [String]
-  public init(suggested: String?, alternatives: [String]) {
+  /// True when `suggested` is the issuer catalog's spelling of what was read (accents or a
+  /// look-alike glyph restored); absent when it is the reading itself.
+  public var catalogSpelling: Bool?
+
+  enum CodingKeys: String, CodingKey {
+    case suggested, alternatives
+    case catalogSpelling = "catalog_spelling"
+  }
+
+  public init(suggested: String?, alternatives: [String], catalogSpelling: Bool? = nil) {
     self.suggested = suggested
     self.alternatives = alternatives
+    self.catalogSpelling = catalogSpelling
   }
 }
 

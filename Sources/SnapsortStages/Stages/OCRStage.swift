@@ -31,8 +31,23 @@ public final class OCRStage: Stage {
     /// diacritics `languages` lost (`Latin`: tesseract's Latin-script model, Debian's
     /// `tesseract-ocr-script-latn`); "" reads each line once.
     public var nameLanguages: String = "Latin"
+    /// Tesseract packs, comma-separated, that read the suggested name's lines again, each with its
+    /// own engine shared by the workers (about 35 MB each, loaded once), for the Cyrillic names
+    /// `languages` and `name_languages` cannot read: the Cyrillic reading is taken when tesseract is
+    /// surer of it than of the `name_languages` one; "" for none.
+    public var cyrillicLanguages: String = "rus,ukr"
     /// How many of the best name candidates are read again with `name_languages`.
     public var nameRereads: Int = 2
+    /// The model that ranks candidate lines as the name (fitted by bench/names/fit_names.py on
+    /// generated training cards); "" ranks them with the hand-weighted `CardNamePicker`.
+    public var nameModel: String = NameModel.bundledFileName
+    /// Pixels a name line's box is scaled to before it is read again: the Latin model read the
+    /// name lines of generated training crops best at this height (bench/names/line_height.py);
+    /// 0 keeps the crop's size.
+    public var nameLineHeight: Int = 48
+    /// Bench only: a JSON Lines file every name candidate is appended to with its features, each
+    /// read again with `name_languages`, for fitting the name model; "" for none.
+    public var nameCandidatesFile: String = ""
     /// The issuer catalog whose spellings a suggested name is snapped to; "" for none.
     public var catalog: String = IssuerCatalog.bundledFileName
     /// Read the plain grey crop too when the flattened one gives fewer than
@@ -50,8 +65,17 @@ public final class OCRStage: Stage {
     guard options.pageHeight == 0 || options.pageHeight >= 200 else {
       throw ConfigError(path: "page_height", "use 0 (keep the crop's size) or at least 200 px")
     }
+    for language in options.cyrillicLanguages.split(separator: ",") {
+      try ConfigError.at("cyrillic_languages") { try TesseractEngine.checkInstalled(String(language)) }
+    }
     guard (0...5).contains(options.nameRereads) else {
       throw ConfigError(path: "name_rereads", "use 0 to 5 lines")
+    }
+    if !options.nameModel.isEmpty {
+      try ConfigError.at("name_model") { try NameModel.load(from: context.resolve(options.nameModel)) }
+    }
+    guard options.nameLineHeight == 0 || (16...128).contains(options.nameLineHeight) else {
+      throw ConfigError(path: "name_line_height", "use 0 (keep the size) or 16 to 128 px")
     }
     if !options.catalog.isEmpty {
       try ConfigError.at("catalog") { try IssuerCatalog.load(from: context.resolve(options.catalog)) }
@@ -66,18 +90,26 @@ public final class OCRStage: Stage {
 
   private let options: Options
   private let engine: TesseractEngine
-  private let nameEngine: SharedTesseractEngine?
-  private let spellings: CardNameCatalog?
+  private let nameReader: CardNameReader
 
   public init(options: Options, context: StageContext) throws {
     self.options = options
     self.engine = try context.workerEngines.engine(languages: options.languages)
-    self.nameEngine =
-      options.nameLanguages.isEmpty || options.nameRereads == 0
-      ? nil : try context.sharedEngines.engine(languages: options.nameLanguages)
-    self.spellings =
-      options.catalog.isEmpty
-      ? nil : CardNameCatalog(catalog: try IssuerCatalog.load(from: context.resolve(options.catalog)))
+    let logsCandidates = !options.nameCandidatesFile.isEmpty
+    self.nameReader = CardNameReader(
+      model: options.nameModel.isEmpty ? nil : try NameModel.load(from: context.resolve(options.nameModel)),
+      nameEngine: options.nameLanguages.isEmpty || (options.nameRereads == 0 && !logsCandidates)
+        ? nil : try context.sharedEngines.engine(languages: options.nameLanguages),
+      spellings: options.catalog.isEmpty
+        ? nil : CardNameCatalog(catalog: try IssuerCatalog.load(from: context.resolve(options.catalog))),
+      cyrillicEngines: options.nameRereads == 0
+        ? []
+        : try options.cyrillicLanguages.split(separator: ",").map {
+          try context.sharedEngines.engine(languages: String($0))
+        },
+      rereads: options.nameRereads, lineHeight: options.nameLineHeight,
+      candidatesLog: logsCandidates
+        ? try CandidatesLog(url: URL(fileURLWithPath: options.nameCandidatesFile)) : nil)
   }
 
   public func process(_ item: PhotoItem) throws {
@@ -115,25 +147,15 @@ public final class OCRStage: Stage {
     let lines = zip(result.lines, texts).map { line, text in
       TextLine(text: text, box: line.box, confidence: Rounding.tenths(line.confidence))
     }
-    let candidates = CardNamePicker.candidates(
-      lines: result.lines, words: result.words, height: Double(gray.height))
-    var names: [String] = []
-    for (rank, candidate) in candidates.enumerated() {
-      var name = candidate.text
-      if rank < options.nameRereads, let nameEngine, !result.timedOut {
-        let elapsed = Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
-        if let reading = Self.reread(candidate.box, of: gray, with: nameEngine, deadline: deadline - elapsed)
-        {
-          name = CardNameReconciler.reconcile(page: name, diacritic: reading)
-        }
-      }
-      name = spellings?.spelling(of: name) ?? name
-      if !names.contains(name) { names.append(name) }
+    let (names, catalogSpelling) = nameReader.names(result, page: gray, file: item.relativePath) {
+      deadline - Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
     }
     item.artifacts.write(
       CardText(
         lines: lines,
-        name: NameSuggestion(suggested: names.first, alternatives: Array(names.dropFirst().prefix(3))),
+        name: NameSuggestion(
+          suggested: names.first, alternatives: Array(names.dropFirst().prefix(3)),
+          catalogSpelling: catalogSpelling ? true : nil),
         payment: payment,
         notes: result.timedOut ? ["ocr timed out after \(deadline) ms; text may be incomplete"] : []))
   }
@@ -172,28 +194,5 @@ public final class OCRStage: Stage {
     result.words.filter { $0.confidence >= 70 }.reduce(0) { total, word in
       total + word.text.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.count
     }
-  }
-
-  /// One line cut out of the prepared crop, with a margin of a third of its height, read as a
-  /// single line; nil when there is no time left or nothing legible.
-  static func reread(_ box: Box, of image: Bitmap, with engine: SharedTesseractEngine, deadline: Int)
-    -> String?
-  {
-    guard deadline > 0 else { return nil }
-    let margin = box.height / 3
-    let x0 = max(0, Int(box.x - margin)), y0 = max(0, Int(box.y - margin))
-    let x1 = min(image.width, Int(box.x + box.width + margin)),
-      y1 = min(image.height, Int(box.y + box.height + margin))
-    guard x1 - x0 >= 8, y1 - y0 >= 8 else { return nil }
-    let line = image.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-    let result = engine.recognize(line, segmentation: .singleLine, deadline: deadline)
-    guard !result.timedOut, let first = result.lines.first else { return nil }
-    // The same cleaning as the page reading, so that the two compare like for like.
-    let whole = TesseractEngine.Item(
-      text: result.lines.map(\.text).joined(separator: " "),
-      box: Box(x: 0, y: 0, width: Double(line.width), height: Double(line.height)),
-      confidence: first.confidence)
-    let text = CardNamePicker.clean(whole, words: result.words)
-    return text.isEmpty ? nil : text
   }
 }

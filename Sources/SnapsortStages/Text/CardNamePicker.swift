@@ -18,6 +18,10 @@ public enum CardNamePicker {
     public var score: Double
     /// The line's box `[x, y, width, height]` in the crop's pixels, to read it again.
     public var box: Box = .zero
+    /// The boxes of the lines a name set on several lines is made of, to read each again.
+    public var lineBoxes: [Box] = []
+    /// `NameLineCandidates` measurements, by feature name.
+    public var features: [String: Double] = [:]
   }
 
   /// - Parameters:
@@ -53,12 +57,7 @@ public enum CardNamePicker {
 
   /// The line's words without low-confidence junk and symbol-only tokens (logos, bars).
   static func clean(_ line: TesseractEngine.Item, words: [TesseractEngine.Item]) -> String {
-    let inLine = words.filter { word in
-      let cy = word.box.y + word.box.height / 2
-      return cy >= line.box.y && cy <= line.box.y + line.box.height && word.box.x >= line.box.x - 2
-        && word.box.x + word.box.width <= line.box.x + line.box.width + 2
-    }
-    let kept = inLine.filter { word in
+    let kept = wordsInLine(line, words: words).filter { word in
       let letters = word.text.filter { $0.isLetter || $0.isNumber }.count
       guard letters * 2 >= word.text.count else { return false }
       return word.confidence >= 50 || (word.confidence >= 20 && looksLikeWord(word.text))
@@ -73,6 +72,17 @@ public enum CardNamePicker {
     }
     let text = texts.joined(separator: " ")
     return text.trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.whitespaces))
+  }
+
+  /// The words whose centre lies inside the line's box.
+  static func wordsInLine(_ line: TesseractEngine.Item, words: [TesseractEngine.Item]) -> [TesseractEngine
+    .Item]
+  {
+    words.filter { word in
+      let cy = word.box.y + word.box.height / 2
+      return cy >= line.box.y && cy <= line.box.y + line.box.height && word.box.x >= line.box.x - 2
+        && word.box.x + word.box.width <= line.box.x + line.box.width + 2
+    }
   }
 
   /// Tesseract's confidence is low on large type (`Decathlon` 25, `Sephora` 36 on a card name

@@ -1,0 +1,127 @@
+import Foundation
+import SnapsortImaging
+import SnapsortNative
+
+/// The card's suggested name and alternatives from a page reading: candidates ranked by the
+/// name model (or the hand-weighted picker without one), the best read again one line at a time
+/// at the height the name engine reads best (the suggested one also with the Cyrillic packs,
+/// which `eng` and `Latin` cannot read), and spelled as the catalog does.
+struct CardNameReader {
+  var model: NameModel?
+  var nameEngine: SharedTesseractEngine?
+  var spellings: CardNameCatalog?
+  /// Packs that read the suggested name again for a Cyrillic name (`cyrillic_languages`).
+  var cyrillicEngines: [SharedTesseractEngine] = []
+  /// How many of the best candidates are read again.
+  var rereads: Int
+  /// Pixels a line's box is scaled to before it is read again; 0 keeps its size.
+  var lineHeight: Int
+  /// Where every candidate with its features and readings is appended (fitting only); nil for none.
+  var candidatesLog: CandidatesLog?
+
+  /// One reading of a name line on its own.
+  struct LineReading: Codable {
+    var text: String
+    var confidence: Double
+  }
+
+  /// Suggested name first, deduplicated, and whether the first is the catalog's spelling.
+  func names(
+    _ result: TesseractEngine.Result, page gray: Bitmap, file: String, deadline: () -> Int
+  ) -> (names: [String], catalogSpelling: Bool) {
+    let found =
+      model.map {
+        $0.rank(
+          NameLineCandidates.candidates(
+            lines: result.lines, words: result.words, width: Double(gray.width), height: Double(gray.height)))
+      }
+      ?? CardNamePicker.candidates(lines: result.lines, words: result.words, height: Double(gray.height))
+    var names: [String] = []
+    var catalogSpelling = false
+    var logged: [CandidatesLog.Entry] = []
+    for (rank, candidate) in found.enumerated() {
+      var name = candidate.text
+      if (rank < rereads || candidatesLog != nil) && !result.timedOut {
+        let reading = nameEngine.flatMap { reread(candidate, of: gray, with: $0, deadline: deadline()) }
+        var reconciled = name
+        if let reading {
+          reconciled = CardNameReconciler.reconcile(page: name, diacritic: reading.text)
+          name = reading.confidence >= model?.rereadConfidence ?? 101 ? reading.text : reconciled
+        }
+        if rank == 0,
+          let cyrillic = cyrillicReading(candidate, of: gray, beating: reading, deadline: deadline)
+        {
+          name = cyrillic.text
+        }
+        logged.append(.init(candidate: candidate, reading: reading, reconciled: reconciled))
+      }
+      let spelled = spellings?.spelling(of: name)
+      if names.isEmpty { catalogSpelling = spelled != nil && spelled != name }
+      name = spelled ?? name
+      if !names.contains(name) { names.append(name) }
+    }
+    candidatesLog?.append(file: file, entries: logged)
+    return (names, catalogSpelling)
+  }
+
+  /// The candidate read with the Cyrillic packs, when the first of them is surer of its reading
+  /// than the Latin model was and it has Cyrillic letters: the most confident of their readings.
+  func cyrillicReading(
+    _ candidate: CardNamePicker.Candidate, of image: Bitmap, beating latin: LineReading?, deadline: () -> Int
+  ) -> LineReading? {
+    var best: LineReading?
+    for engine in cyrillicEngines {
+      guard let reading = reread(candidate, of: image, with: engine, deadline: deadline()),
+        reading.confidence > best?.confidence ?? latin?.confidence ?? 0,
+        reading.text.unicodeScalars.contains(where: { (0x400...0x4FF).contains($0.value) })
+      else {
+        // The first pack decides whether the line is Cyrillic at all.
+        if best == nil { return nil }
+        continue
+      }
+      best = reading
+    }
+    return best
+  }
+
+  /// The candidate's lines, each cut out of the prepared crop with a margin of a third of its
+  /// height, scaled to `lineHeight` and read as a single line, joined; nil when there is no time
+  /// left or a line has nothing legible.
+  func reread(
+    _ candidate: CardNamePicker.Candidate, of image: Bitmap, with engine: SharedTesseractEngine, deadline: Int
+  ) -> LineReading? {
+    var texts: [String] = []
+    var confidence = 100.0
+    for box in candidate.lineBoxes.isEmpty ? [candidate.box] : candidate.lineBoxes {
+      guard let line = Self.lineImage(box, of: image, height: lineHeight), deadline > 0 else { return nil }
+      let result = engine.recognize(line, segmentation: .singleLine, deadline: deadline)
+      guard !result.timedOut, let first = result.lines.first else { return nil }
+      // The same cleaning as the page reading, so that the two compare like for like.
+      let whole = TesseractEngine.Item(
+        text: result.lines.map(\.text).joined(separator: " "),
+        box: Box(x: 0, y: 0, width: Double(line.width), height: Double(line.height)),
+        confidence: first.confidence)
+      let text = CardNamePicker.clean(whole, words: result.words)
+      guard !text.isEmpty else { return nil }
+      texts.append(text)
+      confidence = min(confidence, first.confidence)
+    }
+    return LineReading(text: texts.joined(separator: " "), confidence: confidence)
+  }
+
+  /// The box with a margin of a third of its height, scaled so the box is `height` pixels high
+  /// (0: unscaled); nil when the cut is too small to read.
+  static func lineImage(_ box: Box, of image: Bitmap, height: Int) -> Bitmap? {
+    let margin = box.height / 3
+    let x0 = max(0, Int(box.x - margin)), y0 = max(0, Int(box.y - margin))
+    let x1 = min(image.width, Int(box.x + box.width + margin))
+    let y1 = min(image.height, Int(box.y + box.height + margin))
+    guard x1 - x0 >= 8, y1 - y0 >= 8 else { return nil }
+    let line = image.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    guard height > 0, box.height >= 4 else { return line }
+    let scale = Double(height) / box.height
+    return line.resized(
+      width: max(8, Int((Double(line.width) * scale).rounded())),
+      height: max(8, Int((Double(line.height) * scale).rounded())))
+  }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import SnapsortNative
+
+/// Every line of a card's page reading that could be its name, and every run of two or three
+/// lines set one above the other in type of the same size (a name printed on two lines), each with
+/// the measurements `NameModel` ranks them by.
+public enum NameLineCandidates {
+  /// Feature names this build computes, in a model file's terms.
+  public static let featureNames = [
+    "height", "height_to_tallest", "height_rank", "top", "lines_above", "centre_offset", "width",
+    "confidence", "weakest_word", "log_letters", "letter_share", "kept_share", "words", "capitals",
+    "digits", "boilerplate", "programme", "given_name", "person_name", "lines", "strokes_only",
+    "word_like",
+  ]
+
+  /// - Parameters:
+  ///   - lines: OCR lines with boxes in the crop's pixels.
+  ///   - words: OCR words of the same reading.
+  ///   - width: the crop's width; `height` its height.
+  public static func candidates(
+    lines: [TesseractEngine.Item], words: [TesseractEngine.Item], width: Double, height: Double
+  ) -> [CardNamePicker.Candidate] {
+    let kept = lines.compactMap { line -> (TesseractEngine.Item, String)? in
+      // A third of the card tall is a barcode or a logo read as letters, not type.
+      guard line.box.height <= height * 0.3 else { return nil }
+      let cleaned = CardNamePicker.clean(line, words: words)
+      guard cleaned.filter(\.isLetter).count >= 2 else { return nil }
+      return (line, cleaned)
+    }.sorted { $0.0.box.y < $1.0.box.y }
+    let tallest = kept.map(\.0.box.height).max() ?? 1
+    let heights = kept.map(\.0.box.height).sorted(by: >)
+    var result: [CardNamePicker.Candidate] = []
+    for start in kept.indices {
+      var run = [kept[start]]
+      var next = start + 1
+      while true {
+        let lineFeatures = features(
+          run, words: words, size: (width, height), tallest: tallest, heights: heights,
+          above: kept.filter { $0.0.box.y + $0.0.box.height <= run[0].0.box.y }.count)
+        // Noise, and small print through and through (`Scan at checkout`, `Carte fidélité`), is
+        // never the name, not even an alternative; it still counts for the others' measurements.
+        let text = run.map(\.1).joined(separator: " ")
+        if !isNoise(text) && lineFeatures["boilerplate"]! < 1 {
+          result.append(
+            CardNamePicker.Candidate(
+              text: text, score: 0, box: union(run.map(\.0.box)), lineBoxes: run.map(\.0.box),
+              features: lineFeatures))
+        }
+        guard run.count < 3,
+          let following = (next..<kept.count).first(where: { continues(run.last!.0.box, kept[$0].0.box) })
+        else { break }
+        run.append(kept[following])
+        next = following + 1
+      }
+    }
+    return result
+  }
+
+  /// Fewer than three letters, or at most four that are all vertical strokes (`wil`, `IMM`):
+  /// specks, a logo's edge or barcode bars read as letters. Keep in step with `is_noise` in
+  /// bench/names/fit_names.py.
+  static func isNoise(_ text: String) -> Bool {
+    let letters = IssuerText.fold(text).filter(\.isLetter)
+    return letters.count < 3 || (letters.count <= 4 && letters.allSatisfy(CardNamePicker.strokes.contains))
+  }
+
+  /// Whether `lower` continues the name on `upper`: type of nearly the same height, less than a
+  /// line's height below it, and overlapping it sideways.
+  static func continues(_ upper: Box, _ lower: Box) -> Bool {
+    let ratio = lower.height / max(1, upper.height)
+    let gap = lower.y - (upper.y + upper.height)
+    let overlap = min(upper.x + upper.width, lower.x + lower.width) - max(upper.x, lower.x)
+    return (0.75...1.33).contains(ratio) && gap > -0.3 * upper.height && gap < 0.9 * upper.height
+      && overlap > 0.3 * min(upper.width, lower.width)
+  }
+
+  static func union(_ boxes: [Box]) -> Box {
+    let x0 = boxes.map(\.x).min() ?? 0, y0 = boxes.map(\.y).min() ?? 0
+    let x1 = boxes.map { $0.x + $0.width }.max() ?? 0, y1 = boxes.map { $0.y + $0.height }.max() ?? 0
+    return Box(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+  }
+}

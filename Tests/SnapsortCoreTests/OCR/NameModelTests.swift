@@ -1,0 +1,91 @@
+import Foundation
+import XCTest
+
+@testable import SnapsortNative
+@testable import SnapsortStages
+
+final class NameModelTests: XCTestCase {
+  private func item(_ text: String, x: Double = 50, y: Double, h: Double, conf: Double = 90)
+    -> TesseractEngine.Item
+  {
+    TesseractEngine.Item(text: text, box: [x, y, Double(text.count) * h * 0.6, h], confidence: conf)
+  }
+
+  private func words(_ lines: [TesseractEngine.Item]) -> [TesseractEngine.Item] {
+    lines.flatMap { line in
+      line.text.split(separator: " ").map {
+        TesseractEngine.Item(text: String($0), box: line.box, confidence: line.confidence)
+      }
+    }
+  }
+
+  private func bundled() throws -> NameModel {
+    try NameModel.load(from: StageContext().resolve(NameModel.bundledFileName))
+  }
+
+  /// The fitting script's probabilities for the examples it stored are what this build computes.
+  func testBundledModelReproducesTheFittingScript() throws {
+    let model = try bundled()
+    let examples = try XCTUnwrap(model.examples)
+    XCTAssertFalse(examples.isEmpty)
+    for example in examples {
+      XCTAssertEqual(model.probability(example.features), example.probability, accuracy: 1e-5)
+    }
+    XCTAssertEqual(Set(model.features), Set(NameLineCandidates.featureNames))
+    XCTAssertTrue((0..<1).contains(model.threshold))
+  }
+
+  func testModelWithAFeatureThisBuildDoesNotComputeIsRejected() throws {
+    var model = try bundled()
+    model.features[0] = "stroke_width"
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("name-model-\(UUID()).json")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try JSONEncoder().encode(model).write(to: url)
+    XCTAssertThrowsError(try NameModel.load(from: url)) { error in
+      XCTAssertTrue("\(error)".contains("stroke_width"), "\(error)")
+    }
+  }
+
+  func testBrandRanksAboveProgrammeSmallPrintAndHolder() throws {
+    let lines = [
+      item("Treuekarte", y: 230, h: 34), item("Bitte an der Kasse vorzeigen", y: 520, h: 22),
+      item("Fahrrad Fritz", y: 60, h: 80), item("ANNA SCHMIDT", y: 400, h: 30),
+    ]
+    let ranked = try bundled().rank(
+      NameLineCandidates.candidates(lines: lines, words: words(lines), width: 1012, height: 638))
+    XCTAssertEqual(ranked.first?.text, "Fahrrad Fritz")
+  }
+
+  func testNameOnTwoLinesIsOneCandidate() {
+    let lines = [
+      item("Vesterbro", y: 60, h: 70), item("Kaffe", y: 140, h: 70), item("Scan at checkout", y: 520, h: 22),
+    ]
+    let candidates = NameLineCandidates.candidates(
+      lines: lines, words: words(lines), width: 1012, height: 638)
+    let joined = candidates.first { $0.text == "Vesterbro Kaffe" }
+    XCTAssertEqual(joined?.lineBoxes.count, 2)
+    XCTAssertEqual(joined?.features["lines"], 2)
+    // Small print under the name is another size: never joined to it.
+    XCTAssertFalse(candidates.contains { $0.text.contains("Kaffe Scan") })
+  }
+
+  func testLexiconCoversSmallPrintNotBrands() {
+    let lexicon = CardNameLexicon.shared
+    XCTAssertEqual(lexicon.coverage(of: "Scan at checkout").boilerplate, 1)
+    XCTAssertEqual(lexicon.coverage(of: "Escanear en caja").boilerplate, 1)
+    XCTAssertEqual(lexicon.coverage(of: "Kundenkarte").programme, 1)
+    XCTAssertEqual(lexicon.coverage(of: "Bäckerei Grün").boilerplate, 0)
+    XCTAssertEqual(lexicon.coverage(of: "ANNA KOWALSKA").givenName, 1)
+    // Folded on both sides: the page reading loses diacritics.
+    XCTAssertEqual(lexicon.coverage(of: "Fidelite").programme, 1)
+  }
+
+  func testLineIsScaledToTheReadingHeight() throws {
+    let page = Bitmap(width: 1000, height: 600, format: .gray, fill: 255)
+    let line = try XCTUnwrap(
+      CardNameReader.lineImage(Box(x: 100, y: 100, width: 400, height: 96), of: page, height: 48))
+    // The box and its margins (a third of its height each side) at half size.
+    XCTAssertEqual(line.height, 80)
+    XCTAssertEqual(line.width, 232)
+  }
+}

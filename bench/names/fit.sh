@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Fits the card-name model (a bench tool, never the product): renders generated cards, logs every
+# name candidate with bench/names/dump.json and runs fit_names.py. Training sets are
+# `--split train` only; the heldout sets (font, layout and app families never trained on) are
+# scored, never fitted.
+#
+#   bench/names/fit.sh            # report only: bench/work/names/report.txt
+#   bench/names/fit.sh --write    # also writes Sources/SnapsortStages/Resources/name-model.json
+#
+# SNAPSORT (default .build-test/release/snapsort) computes the features; the model file it ships
+# with does not change them (dump.json keeps every candidate, tallest first).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SNAPSORT=${SNAPSORT:-.build-test/release/snapsort}
+PY=${PY:-bench/.venv/bin/python}
+WORK=bench/work/names
+export OMP_THREAD_LIMIT=1
+mkdir -p "$WORK"
+
+render() { # folder, generator arguments...
+  local folder=$1
+  shift
+  [ -f "$WORK/$folder/.done" ] && return
+  rm -rf "${WORK:?}/$folder"
+  "$PY" bench/gen/cards.py "$@" --out "$WORK/$folder" --jobs 1
+  touch "$WORK/$folder/.done"
+}
+dump() { # folder
+  local folder=$1
+  [ -f "$WORK/$folder.candidates.jsonl" ] && return
+  sed -e "s|CANDIDATES|$WORK/$folder.candidates.part|" -e "s|NAME_MODEL|$PWD/bench/names/height-order.json|" \
+    bench/names/dump.json >"$WORK/dump-$folder.json"
+  rm -f "$WORK/$folder.candidates.part"
+  "$SNAPSORT" run "$WORK/$folder" --config "$WORK/dump-$folder.json" --out "$WORK/$folder-out" \
+    --jobs 2 --fresh --quiet
+  mv "$WORK/$folder.candidates.part" "$WORK/$folder.candidates.jsonl"
+}
+render train-photo --count 300 --kind photo --split train --seed 31
+render train-shot --count 300 --kind screenshot --split train --seed 32
+render heldout-photo --count 150 --kind photo --split heldout --seed 2401
+render heldout-shot --count 150 --kind screenshot --split heldout --seed 2402
+for folder in train-photo train-shot heldout-photo heldout-shot; do dump "$folder"; done
+
+write=()
+[ "${1:-}" = "--write" ] && write=(--write Sources/SnapsortStages/Resources/name-model.json)
+"$PY" bench/names/fit_names.py \
+  --train "$WORK/train-photo.candidates.jsonl=$WORK/train-photo" "$WORK/train-shot.candidates.jsonl=$WORK/train-shot" \
+  --heldout "$WORK/heldout-photo.candidates.jsonl=$WORK/heldout-photo" "$WORK/heldout-shot.candidates.jsonl=$WORK/heldout-shot" \
+  "${write[@]}" | tee "$WORK/report.txt"
