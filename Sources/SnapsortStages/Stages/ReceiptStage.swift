@@ -48,6 +48,12 @@ public final class ReceiptStage: Stage {
     /// six ways, and take a catalog brand two of those readings name: heavy logo type
     /// ("L◆DL") reads as blots on the page, or not at all.
     public var logoRereads: Bool = true
+    /// When the first reading's mean word confidence is below this, the middle of the page is
+    /// read turned a quarter, a half and three quarters too, and the page is read again the way
+    /// that reads best by `turn_margin` or more: a receipt photographed upside down or sideways
+    /// reads as confident-looking nonsense otherwise. 0 turns this off.
+    public var orientationCheckBelow: Double = 60
+    public var turnMargin: Double = 15
     /// The issuer catalog whose names the header is matched against.
     public var catalog: String = IssuerCatalog.bundledFileName
     public init() {}
@@ -61,6 +67,9 @@ public final class ReceiptStage: Stage {
     try ConfigError.at("languages") { try TesseractEngine.checkInstalled(options.languages) }
     guard [3, 4, 6].contains(options.pageSegmentation) else {
       throw ConfigError(path: "page_segmentation", "use 4 (one column), 6 (single block) or 3 (auto)")
+    }
+    guard (0...100).contains(options.orientationCheckBelow), (0...100).contains(options.turnMargin) else {
+      throw ConfigError(path: "orientation_check_below", "use word confidences from 0 (off) to 100")
     }
     guard (0...100).contains(options.dateRecheckBelow) else {
       throw ConfigError(path: "date_recheck_below", "use a word confidence from 0 (off) to 100")
@@ -95,38 +104,23 @@ public final class ReceiptStage: Stage {
     if flattened == nil {
       images = [("grey", { try item.fullImage().grayscale() })]
     }
-    let segmentation =
-      TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation)) ?? .singleColumn
     let engine = try engines.engine(languages: options.languages)
     let latest = Self.latestDate(of: item)
-    var readings: [ReceiptReading] = []
-    var fused: ReceiptRecord?
-    var read: [String: Bitmap] = [:]
-    var deadline = 0
-    var timedOut = false
-    for variant in images {
-      guard let image = try variant.image() else { continue }
-      deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
-      guard deadline > 0 else { break }
-      let result = engine.recognize(image, segmentation: segmentation, deadline: deadline)
-      let score = Self.readability(result.words)
-      let receipt = extractor.extract(ReceiptLine.rows(from: result.words), latestDate: latest)
-      readings.append(ReceiptReading(name: variant.name, receipt: receipt, readability: score.value))
-      read[variant.name] = image
-      timedOut = timedOut || result.timedOut
-      // A page that read confidently is not read again, nor one whose fields are all there: the
-      // second reading costs as much again and rarely changes them. Faint dot-matrix print
-      // that one preparation broke apart often reads in the other.
-      let current = ReceiptReading.fuse(readings)
-      fused = current
-      // Amounts that do not add up are misread digits more often than misprinted receipts; on a
-      // page small enough to read twice within about a second the other image is read for them.
-      let recheck = current.checks?.problems.isEmpty == false && image.pixelCount <= options.recheckMaxPixels
-      if recheck { continue }
-      if score.meanConfidence >= options.retryBelowConfidence { break }
-      if options.retryOnlyForMissingFields, Self.hasKeyFields(current) { break }
+    var pass = try readPage(images, engine: engine, item: item, latest: latest)
+    var notes: [String] = []
+    if options.orientationCheckBelow > 0, pass.firstConfidence < options.orientationCheckBelow,
+      let page = try images.first?.image(),
+      let turn = uprightTurn(
+        of: page, engine: engine, deadline: Int(min(4_000, item.secondsRemaining * 1000)))
+    {
+      images = images.map { variant in
+        (variant.name, { try variant.image()?.applyingOrientation(turn.orientation) })
+      }
+      pass = try readPage(images, engine: engine, item: item, latest: latest)
+      notes.append("the receipt was read turned \(turn.degrees)° (it reads better so)")
     }
-    guard var receipt = fused else { throw StageFailure("no time was left to read the receipt") }
+    let read = pass.read
+    guard var receipt = pass.fused else { throw StageFailure("no time was left to read the receipt") }
     if options.keyLineRereads, let variant = receipt.imageVariant, let page = read[variant] {
       rereadTotal(&receipt, on: page, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
     }
@@ -140,10 +134,77 @@ public final class ReceiptStage: Stage {
     if options.logoRereads, receipt.merchant == nil, let grey = flattened?.grey ?? read["grey"] {
       rereadLogo(&receipt, on: grey, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
     }
-    item.artifacts.write(
-      ReceiptReadout(
-        receipt: receipt,
-        notes: timedOut ? ["receipt ocr timed out after \(deadline) ms; text may be incomplete"] : []))
+    if pass.timedOut {
+      notes.append("receipt ocr timed out after \(pass.deadline) ms; text may be incomplete")
+    }
+    item.artifacts.write(ReceiptReadout(receipt: receipt, notes: notes))
+  }
+
+  /// What reading the prepared images in turn gave.
+  struct PagePass {
+    var fused: ReceiptRecord?
+    var read: [String: Bitmap] = [:]
+    var firstConfidence: Double = 100
+    var timedOut = false
+    var deadline = 0
+  }
+
+  /// Reads the prepared images in order until one reads confidently, has every key field, or
+  /// the amounts add up, and fuses what they found.
+  private func readPage(
+    _ images: [(name: String, image: () throws -> Bitmap?)], engine: TesseractEngine, item: PhotoItem,
+    latest: String?
+  ) throws -> PagePass {
+    let segmentation =
+      TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation)) ?? .singleColumn
+    var pass = PagePass()
+    var readings: [ReceiptReading] = []
+    for variant in images {
+      guard let image = try variant.image() else { continue }
+      pass.deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
+      guard pass.deadline > 0 else { break }
+      let result = engine.recognize(image, segmentation: segmentation, deadline: pass.deadline)
+      let score = Self.readability(result.words)
+      if readings.isEmpty { pass.firstConfidence = score.meanConfidence }
+      let receipt = extractor.extract(ReceiptLine.rows(from: result.words), latestDate: latest)
+      readings.append(ReceiptReading(name: variant.name, receipt: receipt, readability: score.value))
+      pass.read[variant.name] = image
+      pass.timedOut = pass.timedOut || result.timedOut
+      // A page that read confidently is not read again, nor one whose fields are all there: the
+      // second reading costs as much again and rarely changes them. Faint dot-matrix print
+      // that one preparation broke apart often reads in the other.
+      let current = ReceiptReading.fuse(readings)
+      pass.fused = current
+      // Amounts that do not add up are misread digits more often than misprinted receipts; on a
+      // page small enough to read twice within about a second the other image is read for them.
+      let recheck = current.checks?.problems.isEmpty == false && image.pixelCount <= options.recheckMaxPixels
+      if recheck { continue }
+      if score.meanConfidence >= options.retryBelowConfidence { break }
+      if options.retryOnlyForMissingFields, Self.hasKeyFields(current) { break }
+    }
+    return pass
+  }
+
+  /// The EXIF orientation (3, 6 or 8) that turns the page upright, when the middle of the page
+  /// reads with a mean word confidence `turn_margin` higher turned so than as it is.
+  private func uprightTurn(of page: Bitmap, engine: TesseractEngine, deadline: Int) -> (
+    orientation: Int, degrees: Int
+  )? {
+    let side = min(page.width, page.height, 1_200)
+    guard side >= 64, deadline > 0 else { return nil }
+    let probe = page.cropped(
+      x: (page.width - side) / 2, y: (page.height - side) / 2, width: side, height: side)
+    let turns = [(1, 0), (6, 90), (3, 180), (8, 270)]
+    let confidences = turns.map { turn in
+      let words = engine.recognize(
+        probe.applyingOrientation(turn.0), segmentation: .singleColumn, deadline: deadline / turns.count
+      ).words.filter { $0.text.filter { $0.isLetter || $0.isNumber }.count >= 2 }
+      return words.count < 3 ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
+    }
+    guard let best = confidences.indices.max(by: { confidences[$0] < confidences[$1] }), best > 0,
+      confidences[best] >= confidences[0] + options.turnMargin
+    else { return nil }
+    return turns[best]
   }
 
   /// The last day the receipt can be dated (a receipt is printed before it is photographed or

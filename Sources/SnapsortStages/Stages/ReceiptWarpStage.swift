@@ -61,13 +61,20 @@ public final class ReceiptWarpStage: Stage {
     let full = try pixels.full()
     var quad = Self.paperQuad(
       in: pixels.analysis, fullWidth: Double(full.width), fullHeight: Double(full.height))
-    let naturalWidth = (Quad.distance(quad[0], quad[1]) + Quad.distance(quad[3], quad[2])) / 2
-    let naturalHeight = (Quad.distance(quad[0], quad[3]) + Quad.distance(quad[1], quad[2])) / 2
+    var naturalWidth = (Quad.distance(quad[0], quad[1]) + Quad.distance(quad[3], quad[2])) / 2
+    var naturalHeight = (Quad.distance(quad[0], quad[3]) + Quad.distance(quad[1], quad[2])) / 2
     guard naturalWidth >= 16, naturalHeight >= 16 else {
       throw StageFailure("the receipt region is too small")
     }
     let gray = full.grayscale()
-    let probe = try deskewedProbe(gray, quad: &quad, naturalWidth: naturalWidth, naturalHeight: naturalHeight)
+    var probe = try deskewedProbe(gray, quad: &quad, naturalWidth: naturalWidth, naturalHeight: naturalHeight)
+    // A receipt photographed sideways is flattened a quarter turned, so that its print runs
+    // across; whether it is then upside down is the receipt stage's to find (it reads both ways).
+    if Self.printRunsDown(probe.binary) {
+      quad = Array(quad[1...]) + [quad[0]]
+      swap(&naturalWidth, &naturalHeight)
+      probe = try deskewedProbe(gray, quad: &quad, naturalWidth: naturalWidth, naturalHeight: naturalHeight)
+    }
     let scale = textScale(probe.binary, probeScale: probe.scale, naturalArea: naturalWidth * naturalHeight)
     let width = max(16, Int(naturalWidth * scale)), height = max(16, Int(naturalHeight * scale))
     guard var flat = Self.flatten(gray, quad: quad, width: width, height: height) else {
@@ -83,6 +90,20 @@ public final class ReceiptWarpStage: Stage {
       ReceiptPage(grey: grey, quad: quad, skew: probe.angle) { [flat] in
         ReceiptImaging.sauvola(flat, radius: radius, k: k)
       })
+  }
+
+  /// Whether the lines of print run down the page rather than across: blank space between
+  /// lines of print leaves whole rows without ink, blank space between letters hardly any, so
+  /// the page turned a quarter has a larger share of blank rows (by 0.15 or more; measured on
+  /// SROIE training receipts, upright 0.19–0.69 more blank rows than columns, two near-blank
+  /// pages within ±0.03).
+  static func printRunsDown(_ binary: Bitmap) -> Bool {
+    func blankShare(_ image: Bitmap) -> Double {
+      let ink = ReceiptImaging.rowInk(image)
+      let threshold = max(1, image.width / 100)
+      return Double(ink.filter { $0 < threshold }.count) / Double(max(1, ink.count))
+    }
+    return blankShare(binary.applyingOrientation(6)) >= blankShare(binary) + 0.15
   }
 
   /// The paper's outline in the full image's pixels, or the whole image when no plausible paper

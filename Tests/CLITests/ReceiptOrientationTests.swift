@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+
+@testable import SnapsortImaging
+@testable import SnapsortNative
+
+/// Issue #23 item 8: a receipt photographed upside down or sideways is read turned upright, and
+/// a blank page gets no made-up field.
+final class ReceiptOrientationTests: XCTestCase {
+  func testATurnedReceiptIsReadUprightAndABlankPageGetsNoField() throws {
+    let sample = CLI.root.appendingPathComponent("samples/receipts/receipt-03-de-scan.jpg")
+    let upright = try Data(contentsOf: sample).withUnsafeBytes { try JPEGDecoder.decode($0, reduction: 1) }
+    let folder = try CLI.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = folder.appendingPathComponent("in")
+    try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+    for (name, orientation) in [("upright", 1), ("upside-down", 3), ("sideways", 6)] {
+      try ImageEncoder.jpeg(upright.applyingOrientation(orientation), quality: 92)
+        .write(to: input.appendingPathComponent("\(name).jpg"))
+    }
+    let blank = Bitmap(width: 900, height: 1400, format: .rgb, fill: 248)
+    try ImageEncoder.jpeg(blank).write(to: input.appendingPathComponent("blank.jpg"))
+    let out = folder.appendingPathComponent("out")
+    let result = try CLI.run([
+      "run", input.path, "--out", out.path, "--preset", "receipts", "--quiet", "--jobs", "2",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    var records: [String: [String: Any]] = [:]
+    for line in try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8)
+      .split(separator: "\n")
+    {
+      let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+      records[record["file"] as! String] = record
+    }
+    for name in ["upright", "upside-down", "sideways"] {
+      let receipt = try XCTUnwrap(records["\(name).jpg"]?["receipt"] as? [String: Any], name)
+      XCTAssertEqual(receipt["total"] as? String, "12.90", name)
+      XCTAssertEqual(receipt["date"] as? String, "2023-11-18", name)
+      let turned = (records["\(name).jpg"]?["notes"] as? [String] ?? []).contains {
+        $0.contains("read turned")
+      }
+      XCTAssertEqual(turned, name != "upright", name)
+    }
+    let blankReceipt = try XCTUnwrap(records["blank.jpg"]?["receipt"] as? [String: Any])
+    for field in ["merchant", "date", "total"] { XCTAssertTrue(blankReceipt[field] is NSNull, field) }
+  }
+}
