@@ -4,7 +4,8 @@ import SnapsortStages
 
 /// What `snapsort stats` reports: counts, spend by merchant (as grouped by `MerchantGrouping`) and by month, the most visited
 /// merchant and the most common items. Sums are exact decimals, one per currency (ringgit and
-/// euro are never added up), each with the part that rests on totals their own receipt
+/// euro are never added up; a receipt that names no currency counts in the one its merchant's
+/// other receipts name), each with the part that rests on totals their own receipt
 /// contradicts (its `checks`).
 public struct StoreStats: Codable, Sendable, Equatable {
   public struct Spend: Codable, Sendable, Equatable {
@@ -101,6 +102,17 @@ extension RecordStore {
       + "OR json_extract(\(column), '$.receipt.checks.items_match_subtotal') = 0)"
   }
 
+  /// Each merchant's currency: the one most of its receipts that name a currency name, for its
+  /// receipts that name none (ties: the first in sort order).
+  static func merchantCurrencies(_ receipts: [Row]) -> [String: String] {
+    var counts: [String: [String: Int]] = [:]
+    for row in receipts {
+      guard let merchant: String = row["merchant"], let currency: String = row["currency"] else { continue }
+      counts[merchant, default: [:]][currency, default: 0] += 1
+    }
+    return counts.mapValues { $0.min { ($1.value, $0.key) < ($0.value, $1.key) }!.key }
+  }
+
   public func stats(itemLimit: Int = 10) throws -> StoreStats {
     try queue.read { db in
       let kinds = try Row.fetchAll(
@@ -116,13 +128,14 @@ extension RecordStore {
           """)
       var byMerchant = SpendTable(), byMonth = SpendTable()
       var visits: [String: Int] = [:]
+      let merchantCurrencies = Self.merchantCurrencies(receipts)
       for row in receipts {
         let merchant = (row["merchant"] as String?) ?? "(unknown)"
         visits[merchant, default: 0] += 1
         guard let text: String = row["total"],
           let total = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
         else { continue }
-        let currency: String? = row["currency"]
+        let currency = (row["currency"] as String?) ?? merchantCurrencies[merchant]
         let unconfirmed = (row["contradicted"] as Bool?) ?? false
         byMerchant.add(merchant, currency: currency, total: total, unconfirmed: unconfirmed)
         let month = ((row["date"] as String?).map { String($0.prefix(7)) }) ?? "(undated)"

@@ -223,6 +223,25 @@ final class RecordStoreTests: XCTestCase {
     }
   }
 
+  /// Issue #27 item 3: a receipt that names no currency counts in its merchant's.
+  func testAReceiptWithoutCurrencyCountsInItsMerchants() throws {
+    var named = StoreFixtures.receipt(
+      "receipts/k1.jpg", merchant: "Kedai Maju", date: "2024-06-01", total: "10.00", items: [])
+    named.receipt?.currency = "MYR"
+    var unnamed = StoreFixtures.receipt(
+      "receipts/k2.jpg", merchant: "KEDAI MAJU", date: "2024-06-02", total: "5.00", items: [])
+    unnamed.receipt?.currency = nil
+    var alone = StoreFixtures.receipt(
+      "receipts/z.jpg", merchant: "Zakład Nowy", date: "2024-06-03", total: "3.00", items: [])
+    alone.receipt?.currency = nil
+    try store.replaceRun(records: StoreFixtures.sample + [named, unnamed, alone])
+    let spend = try store.stats().spendByMerchant
+    XCTAssertEqual(
+      spend.filter { $0.key.lowercased() == "kedai maju" }.map { [$0.currency, "\($0.receipts)", $0.total] },
+      [["MYR", "2", "15"]])
+    XCTAssertEqual(spend.first { $0.key == "Zakład Nowy" }?.currency, nil, "no merchant currency to take")
+  }
+
   func testAKilledRunLeavesThePreviousStore() throws {
     // A run that fails after writing part of its records rolls back as a whole.
     try store.tag(file: "cards/green.jpg", tags: ["keep"])
