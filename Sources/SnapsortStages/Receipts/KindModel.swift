@@ -4,7 +4,7 @@ import Foundation
 /// evidence's and, when the fit chose degree 2, their pairwise products), fitted by
 /// `bench/kind/fit_kind.py` on training folds of real receipts and generated cards (the file says
 /// which in `training`, with its held-out figures).
-public struct KindModel: Codable, Sendable, Equatable, VersionedDataFile {
+public struct KindModel: Codable, Sendable, Equatable, VersionedDataFile, StandardisedLogistic {
   public static let fileDescription = "the kind model"
   public static let currentVersion = 1
   public static let bundledFileName = "kind-model.json"
@@ -69,12 +69,7 @@ public struct KindModel: Codable, Sendable, Equatable, VersionedDataFile {
 
   /// The probability that the photo is a receipt.
   public func receiptProbability(_ evidence: KindEvidence) -> Double {
-    var z = bias
-    for (index, name) in features.enumerated() {
-      let x = Self.value(name, of: evidence) ?? 0
-      z += weights[index] * (x - mean[index]) / scale[index]
-    }
-    return 1 / (1 + exp(-z))
+    logistic { Self.value($0, of: evidence) }
   }
 
   /// The kind and how sure the model is of it (0.5…1).
@@ -86,18 +81,9 @@ public struct KindModel: Codable, Sendable, Equatable, VersionedDataFile {
   /// Reads a model file and checks that this build computes its features.
   public static func load(from url: URL) throws -> KindModel {
     let model = try read(from: url)
-    let sizes = [model.mean.count, model.scale.count, model.weights.count]
-    guard sizes.allSatisfy({ $0 == model.features.count }), model.scale.allSatisfy({ $0 > 0 }) else {
-      throw DataFileError(
-        .invalid, "the kind model \(url.path) has features, means, scales and weights that do not match")
-    }
     let probe = KindEvidence(
       paperShare: 0, paperAspect: 1, textRows: 0, rightColumnShare: 0, textLikeShare: 0)
-    if let unknown = model.features.first(where: { value($0, of: probe) == nil }) {
-      throw DataFileError(
-        .incompatible,
-        "the kind model \(url.path) uses the feature \"\(unknown)\", which this snapsort does not compute")
-    }
+    try model.checkShape(of: fileDescription, at: url) { value($0, of: probe) != nil }
     return model
   }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// `NameLineCandidates` features, fitted by `bench/names/fit_names.py` on the generator's training
 /// split (the file says which in `training`, with its held-out figures). `threshold` is the
 /// probability under which the best line is no name at all.
-public struct NameModel: Codable, Sendable, Equatable, VersionedDataFile {
+public struct NameModel: Codable, Sendable, Equatable, VersionedDataFile, StandardisedLogistic {
   public static let fileDescription = "the name model"
   public static let currentVersion = 1
   public static let bundledFileName = "name-model.json"
@@ -39,11 +39,7 @@ public struct NameModel: Codable, Sendable, Equatable, VersionedDataFile {
 
   /// The probability that a line with these features is the card's name.
   public func probability(_ values: [String: Double]) -> Double {
-    var z = bias
-    for (index, name) in features.enumerated() {
-      z += weights[index] * ((values[name] ?? 0) - mean[index]) / scale[index]
-    }
-    return 1 / (1 + exp(-z))
+    logistic { values[$0] }
   }
 
   /// The candidates scored and best first; those under `threshold` are dropped.
@@ -60,16 +56,7 @@ public struct NameModel: Codable, Sendable, Equatable, VersionedDataFile {
   /// Reads a model file and checks that this build computes its features.
   public static func load(from url: URL) throws -> NameModel {
     let model = try read(from: url)
-    let sizes = [model.mean.count, model.scale.count, model.weights.count]
-    guard sizes.allSatisfy({ $0 == model.features.count }), model.scale.allSatisfy({ $0 > 0 }) else {
-      throw DataFileError(
-        .invalid, "the name model \(url.path) has features, means, scales and weights that do not match")
-    }
-    if let unknown = model.features.first(where: { !NameLineCandidates.featureNames.contains($0) }) {
-      throw DataFileError(
-        .incompatible,
-        "the name model \(url.path) uses the feature \"\(unknown)\", which this snapsort does not compute")
-    }
+    try model.checkShape(of: fileDescription, at: url) { NameLineCandidates.featureNames.contains($0) }
     return model
   }
 }
