@@ -6,6 +6,8 @@ public struct ImageHeader: Sendable, Equatable {
   public var height: Int
   /// EXIF orientation (1 when absent or already applied by the decoder, as libheif does).
   public var orientation: Int
+  /// When the photo was taken (`YYYY-MM-DD`, EXIF's capture date), when the file says.
+  public var captureDay: String? = nil
 }
 
 /// A decoder for one format: a header first (for the pixel limit), then pixels at a reduction.

@@ -13,23 +13,25 @@ public enum EXIFReader {
   /// DateTimeOriginal (0x9003) of the Exif IFD, else DateTime (0x0132) of IFD0; nil when the
   /// JPEG has neither.
   public static func captureDay(inJPEG data: Data) -> String? {
-    data.withUnsafeBytes { bytes in
-      guard let tiff = tiffBlock(inJPEG: bytes) else { return nil }
-      let reader = TIFFReader(tiff)
-      let ifd0 = reader.u32(4)
-      let exif = ifd0.flatMap { reader.entry(0x8769, in: $0) }.flatMap { reader.u32($0 + 8) }
-      let stamp =
-        exif.flatMap { reader.entry(0x9003, in: $0) }.flatMap(reader.ascii)
-        ?? ifd0.flatMap { reader.entry(0x0132, in: $0) }.flatMap(reader.ascii)
-      // `2019:06:30 14:03:11`; cameras without a set clock write zeros or blanks.
-      guard let stamp, stamp.count >= 10 else { return nil }
-      let day = stamp.prefix(10).map { $0 == ":" ? "-" : $0 }
-      let parts = String(day).split(separator: "-").compactMap { Int($0) }
-      guard parts.count == 3, (1990...2099).contains(parts[0]), (1...12).contains(parts[1]),
-        (1...31).contains(parts[2])
-      else { return nil }
-      return String(day)
-    }
+    data.withUnsafeBytes { captureDay(inJPEG: $0) }
+  }
+
+  static func captureDay(inJPEG bytes: UnsafeRawBufferPointer) -> String? {
+    guard let tiff = tiffBlock(inJPEG: bytes) else { return nil }
+    let reader = TIFFReader(tiff)
+    let ifd0 = reader.u32(4)
+    let exif = ifd0.flatMap { reader.entry(0x8769, in: $0) }.flatMap { reader.u32($0 + 8) }
+    let stamp =
+      exif.flatMap { reader.entry(0x9003, in: $0) }.flatMap(reader.ascii)
+      ?? ifd0.flatMap { reader.entry(0x0132, in: $0) }.flatMap(reader.ascii)
+    // `2019:06:30 14:03:11`; cameras without a set clock write zeros or blanks.
+    guard let stamp, stamp.count >= 10 else { return nil }
+    let day = stamp.prefix(10).map { $0 == ":" ? "-" : $0 }
+    let parts = String(day).split(separator: "-").compactMap { Int($0) }
+    guard parts.count == 3, (1990...2099).contains(parts[0]), (1...12).contains(parts[1]),
+      (1...31).contains(parts[2])
+    else { return nil }
+    return String(day)
   }
 
   /// The TIFF-structured block of a JPEG's APP1 Exif segment.

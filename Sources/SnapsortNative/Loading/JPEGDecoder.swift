@@ -6,7 +6,7 @@ package enum JPEGDecoder: ImageDecoder {
     let info = try probe(data, reduction: 1)
     return ImageHeader(
       format: .jpeg, width: Int(info.source_width), height: Int(info.source_height),
-      orientation: EXIFReader.orientation(inJPEG: data))
+      orientation: EXIFReader.orientation(inJPEG: data), captureDay: EXIFReader.captureDay(inJPEG: data))
   }
 
   package static func decode(_ data: UnsafeRawBufferPointer, reduction: Int) throws -> Bitmap {

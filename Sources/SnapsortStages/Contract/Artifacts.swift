@@ -30,13 +30,17 @@ public struct ImagePixels: Artifact {
   public let analysis: Bitmap
   /// Full-resolution pixels per analysis pixel.
   public let analysisScale: Double
+  /// When the photo was taken (`YYYY-MM-DD`, from its EXIF), when the file says.
+  public let captureDay: String?
   private let fullResolution: Lazy<Result<Bitmap, any Error>>
 
   public init(
-    analysis: Bitmap, analysisScale: Double, full: Bitmap?, decodeFull: @escaping () throws -> Bitmap
+    analysis: Bitmap, analysisScale: Double, full: Bitmap?, captureDay: String? = nil,
+    decodeFull: @escaping () throws -> Bitmap
   ) {
     self.analysis = analysis
     self.analysisScale = analysisScale
+    self.captureDay = captureDay
     self.fullResolution = full.map { Lazy(made: .success($0)) } ?? Lazy { Result { try decodeFull() } }
   }
 

@@ -90,7 +90,7 @@ public final class LoadStage: Stage {
     item.artifacts.write(
       ImagePixels(
         analysis: analysis, analysisScale: Double(width) / Double(analysis.width),
-        full: reduction == 1 ? decoded : nil,
+        full: reduction == 1 ? decoded : nil, captureDay: header.captureDay,
         decodeFull: {
           try data.withUnsafeBytes { try decoder.decode($0, reduction: 1) }.applyingOrientation(
             header.orientation)

@@ -214,7 +214,7 @@ public final class ReceiptStage: Stage {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withFullDate]
     let captured =
-      (try? item.bytes()).flatMap(EXIFReader.captureDay(inJPEG:)).flatMap { formatter.date(from: $0) }
+      item.artifacts[ImagePixels.self]?.captureDay.flatMap { formatter.date(from: $0) }
       ?? (try? FileManager.default.attributesOfItem(atPath: item.url.path))?[.modificationDate] as? Date
     // A day's grace: the camera's clock has no time zone.
     return captured.map { formatter.string(from: $0.addingTimeInterval(86_400)) }

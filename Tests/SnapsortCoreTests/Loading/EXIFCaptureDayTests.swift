@@ -53,14 +53,23 @@ final class EXIFCaptureDayTests: XCTestCase {
     XCTAssertNil(EXIFReader.captureDay(inJPEG: Data("not a jpeg".utf8)))
   }
 
-  func testAReceiptCannotBeDatedAfterThePhotoWasTakenWhateverTheFileTime() throws {
+  /// A real JPEG with the header's APP1 segment spliced in after its SOI, loaded by the load
+  /// stage as a run loads it (the file's bytes are read once).
+  private func loaded(original: String?) throws -> PhotoItem {
+    let header = Self.jpegHeader(original: original, modified: nil, littleEndian: true)
+    let pixels = try ImageEncoder.jpeg(Bitmap(width: 64, height: 96, format: .rgb, fill: 240))
+    let data = pixels.prefix(2) + header.dropFirst(2).dropLast(4) + pixels.dropFirst(2)
     let photo = PhotoItem(
       relativePath: "r.jpg", url: URL(fileURLWithPath: "/nonexistent/r.jpg"), outputDirectory: nil,
-      prefetched: Self.jpegHeader(original: nil, modified: nil, littleEndian: true))
+      prefetched: Data(data))
+    try LoadStage(options: .init(), context: StageContext()).process(photo)
+    return photo
+  }
+
+  func testAReceiptCannotBeDatedAfterThePhotoWasTakenWhateverTheFileTime() throws {
+    let photo = try loaded(original: nil)
     XCTAssertNil(ReceiptStage.latestDate(of: photo), "no EXIF date and no file: no limit")
-    let taken = PhotoItem(
-      relativePath: "r.jpg", url: URL(fileURLWithPath: "/nonexistent/r.jpg"), outputDirectory: nil,
-      prefetched: Self.jpegHeader(original: "2018:02:14 09:00:00", modified: nil, littleEndian: true))
+    let taken = try loaded(original: "2018:02:14 09:00:00")
     XCTAssertEqual(ReceiptStage.latestDate(of: taken), "2018-02-15")
   }
 }
