@@ -1,4 +1,5 @@
 import Foundation
+import SnapsortStages
 
 /// An item's description as statistics count it: `2 x Milk 1L`, `1 MILK 1L` and `milk 1l` are one
 /// item; OCR debris such as `(st` or `2 x rm` is none. The record keeps the description as read.
@@ -7,13 +8,6 @@ public enum ItemName {
   static let quantityUnits: Set<String> = [
     "x", "×", "pc", "pcs", "st", "stk", "stck", "szt", "шт", "kg", "g", "l", "ml", "cl", "lb", "oz", "ea",
   ]
-  /// Currency codes and signs printed beside a price, never an item's name.
-  static let currencyWords: Set<String> = [
-    "rm", "myr", "eur", "€", "$", "usd", "gbp", "£", "chf", "pln", "zł", "zl", "kr", "sek", "nok", "dkk",
-    "rub",
-    "₽", "uah", "₴",
-  ]
-
   /// The folded description without quantity prefixes and currency words, or nil when what is
   /// left has fewer than three letters in a row or is mostly not letters.
   public static func normalized(_ description: String) -> String? {
@@ -26,7 +20,7 @@ public enum ItemName {
     while let last = words.last, isQuantity(last) && last.contains(where: { $0 == "x" || $0 == "×" }) {
       words.removeLast()
     }
-    words.removeAll { currencyWords.contains($0) }
+    words.removeAll { ReceiptExtractor.currencyNames.contains($0) }
     let name = words.joined(separator: " ")
     let letters = name.filter(\.isLetter).count
     let visible = name.filter { !$0.isWhitespace }.count

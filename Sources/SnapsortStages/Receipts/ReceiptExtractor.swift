@@ -501,6 +501,11 @@ public struct ReceiptExtractor: Sendable {
     return best?.found
   }
 
+  /// Every code, word and symbol that names a currency, lowercased: text beside a price that is
+  /// never an item's name.
+  public static let currencyNames: Set<String> = Set(
+    currencyCodes.map { $0.lowercased() } + currencyWords.map(\.0) + currencySymbols.map { String($0.0) })
+
   static let currencyCodes = [
     "USD", "EUR", "GBP", "PLN", "CHF", "SEK", "NOK", "DKK", "CZK", "HUF", "RUB", "UAH", "MYR", "SGD", "AUD",
     "CAD", "JPY",
@@ -527,22 +532,28 @@ public struct ReceiptExtractor: Sendable {
   /// counted once per line and twice on a total's line. A symbol away from an amount is not a
   /// mark: OCR reads `C` as `€` and `E` as `£` in document numbers.
   static func currency(_ lines: [Line]) -> Found<String>? {
-    var weight: [String: Double] = [:]
-    var first: [String: Found<String>] = [:]
+    struct Tally {
+      var weight = 0.0
+      var confidence = 0.0
+      /// The first line naming it, or the first total's line that does.
+      var line: Int
+      var onTotal: Bool
+    }
+    var tallies: [String: Tally] = [:]
     for line in lines {
       let onTotal = ReceiptKeywords.totalWeight(line.folded) > 0
       for mark in marks(on: line) {
-        weight[mark.value, default: 0] += mark.confidence * (onTotal ? 2 : 1)
-        if first[mark.value] == nil || onTotal && first[mark.value]!.confidence < 1 {
-          first[mark.value] = Found(
-            value: mark.value, confidence: onTotal ? 1 : mark.confidence, line: line.index)
-        }
+        var tally = tallies[mark.value] ?? Tally(line: line.index, onTotal: onTotal)
+        tally.weight += mark.confidence * (onTotal ? 2 : 1)
+        tally.confidence = max(tally.confidence, mark.confidence)
+        if onTotal && !tally.onTotal { (tally.line, tally.onTotal) = (line.index, true) }
+        tallies[mark.value] = tally
       }
     }
-    guard let best = weight.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), let found = first[best.key]
-    else { return nil }
-    let confidence = lines.flatMap(marks(on:)).filter { $0.value == best.key }.map(\.confidence).max() ?? 0.6
-    return Found(value: found.value, confidence: confidence, line: found.line)
+    guard let best = tallies.max(by: { ($0.value.weight, $1.key) < ($1.value.weight, $0.key) }) else {
+      return nil
+    }
+    return Found(value: best.key, confidence: best.value.confidence, line: best.value.line)
   }
 
   /// The currencies one line names, each once, with how surely: a code in capitals (`EUR`,
