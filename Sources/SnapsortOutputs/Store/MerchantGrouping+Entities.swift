@@ -165,10 +165,11 @@ struct LinkedGroups {
   }
 
   static func medoid(_ counts: [String: Int]) -> String {
+    let keyOf = Dictionary(uniqueKeysWithValues: counts.keys.map { ($0, MerchantGrouping.key($0)) })
     var receiptsOfKey: [String: Int] = [:]
-    for (spelling, count) in counts { receiptsOfKey[MerchantGrouping.key(spelling), default: 0] += count }
+    for (spelling, count) in counts { receiptsOfKey[keyOf[spelling]!, default: 0] += count }
     let key = receiptsOfKey.min { ($1.value, $0.key) < ($0.value, $1.key) }!.key
-    let spellings = counts.filter { MerchantGrouping.key($0.key) == key }
+    let spellings = counts.filter { keyOf[$0.key] == key }
       .sorted { ($1.value, $0.key) < ($0.value, $1.key) }
     let folded = spellings.map { TextFolding.fold($0.key) }
     // The 50 most frequent spellings are the candidates; every spelling votes.
