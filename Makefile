@@ -40,7 +40,7 @@ test-cluster: release
 ## at exit (Tests/TestSanitizerOptions says why); the snapsort processes it starts keep it. Each
 ## sanitizer builds the package anew in its own folder.
 TSAN_TESTS = RunnerTests|ScaleTests|SamplesGoldenTests
-ASAN_TESTS = LoadStageTests|ResizeTests|FuzzRegressionTests|OCRStageTests|BarcodeDatasetTests|ZXingReaderTests|HostileCorpusTests|SamplesGoldenTests
+ASAN_TESTS = LoadStageTests|ResizeTests|FuzzRegressionTests|FuzzSmokeTests|OCRStageTests|BarcodeDatasetTests|ZXingReaderTests|HostileCorpusTests|SamplesGoldenTests
 test-sanitize: deps
 	$(SWIFT) build --build-tests -c release -Xswiftc -enable-testing --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS=halt_on_error=1 GOLDEN_SECONDS_PER_IMAGE=900 $(SWIFT) test --skip-build -c release -Xswiftc -enable-testing --sanitize=thread \
@@ -53,9 +53,10 @@ test-sanitize: deps
 	  .build-asan/release/snapsort run samples --out .build-asan/samples-out --fresh --quiet --jobs 2; \
 	  status=$$?; [ $$status -le 1 ] || { echo "test-sanitize: snapsort over samples/ exited $$status" >&2; exit 1; }
 
-## libFuzzer on each loader and the config parser for FUZZ_SECONDS each (default 60), or for
-## FUZZ_CPU_SECONDS of CPU time each (the soak: FUZZ_CPU_SECONDS=3600, an hour per loader even on a
-## busy machine); kept crashes land in Fuzz/regressions/ and are replayed by make test.
+## libFuzzer on each loader, the config parser and the pixel decoders (zbar, zxing, tesseract) for
+## FUZZ_SECONDS each (default 60), or for FUZZ_CPU_SECONDS of CPU time each (the soak:
+## FUZZ_CPU_SECONDS=3600, an hour per target even on a busy machine); kept crashes land in
+## Fuzz/regressions/ and are replayed by make test, which also mutation-fuzzes every target briefly.
 fuzz: deps
 	scripts/fuzz.sh
 

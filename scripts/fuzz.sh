@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 CPU_SECONDS=${FUZZ_CPU_SECONDS:-}
-TARGETS=${FUZZ_TARGETS:-jpeg png webp heif load config}
+TARGETS=${FUZZ_TARGETS:-jpeg png webp heif load config zbar zxing tesseract}
 JOBS=${FUZZ_JOBS:-1}
 SCRATCH="$ROOT/.build-fuzz"
 
@@ -34,7 +34,7 @@ failed=0
 # target's corpus has had since its last crash, and a rerun fuzzes only what is left.
 run_target() {
   local target=$1 name pid started cpu=0 ticks status=0 base=0 budget="" wall_limit=$SECONDS_PER_TARGET
-  name="Fuzz$(case $target in jpeg) echo JPEG;; png) echo PNG;; webp) echo WebP;; heif) echo HEIF;; load) echo Load;; config) echo Config;; esac)"
+  name="Fuzz$(case $target in jpeg) echo JPEG;; png) echo PNG;; webp) echo WebP;; heif) echo HEIF;; load) echo Load;; config) echo Config;; zbar) echo ZBar;; zxing) echo ZXing;; tesseract) echo Tesseract;; esac)"
   mkdir -p "$SCRATCH/corpus/$target" "Fuzz/regressions/$target"
   if [ -n "$CPU_SECONDS" ]; then
     base=$(cat "$SCRATCH/$target.cpu" 2>/dev/null || echo 0)

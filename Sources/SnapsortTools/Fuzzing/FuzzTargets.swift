@@ -17,6 +17,9 @@ enum FuzzTargets {
     "heif": { decode(HEIFDecoder.self, $0) },
     "load": load,
     "config": config,
+    "zbar": zbar,
+    "zxing": zxing,
+    "tesseract": tesseract,
   ]
 
   /// Pixels a fuzz input may decode to: enough for every code path, small enough for libFuzzer's
@@ -48,6 +51,28 @@ enum FuzzTargets {
     (try? PipelineConfig.parse(data, context: StageContext())) != nil
   }
 
+  /// zbar over the pixels an input describes (`FuzzPixels`); accepted when a symbol is decoded.
+  static func zbar(_ data: Data) -> Bool {
+    guard let bitmap = FuzzPixels.bitmap(data, maxPixels: pixelBudget / 4),
+      let scanner = try? ZBarScanner()
+    else { return false }
+    return !scanner.scan(bitmap).isEmpty
+  }
+
+  /// zxing-cpp with every format and its harder passes; accepted when a symbol is decoded. A
+  /// refusal it reports (`ZXingReader.Failure`) is a refusal, not a crash.
+  static func zxing(_ data: Data) -> Bool {
+    guard let bitmap = FuzzPixels.bitmap(data, maxPixels: pixelBudget / 4) else { return false }
+    return ((try? ZXingReader().read(bitmap)) ?? []).isEmpty == false
+  }
+
+  /// Tesseract (`eng`, one engine reused, as a worker does) on the pixels, a second at most;
+  /// accepted when a word is recognised. Small inputs only: recognition costs ~1 ms per 1 000 px.
+  static func tesseract(_ data: Data) -> Bool {
+    guard let bitmap = FuzzPixels.bitmap(data, maxPixels: 200_000) else { return false }
+    return FuzzEngine.shared.recognize(bitmap)
+  }
+
   // MARK: - Seeds
 
   /// Small valid inputs a target's corpus starts from, so the fuzzer begins inside each format.
@@ -76,6 +101,19 @@ enum FuzzTargets {
       return [try ImageEncoder.heic(photo, quality: 40)]
     case "load":
       return try ["jpeg", "png", "webp", "heif"].flatMap { try seeds(for: $0) }
+    case "zbar":
+      // A single scan line is a valid input (issue #26): zbar reads one row.
+      return [
+        FuzzPixels.bars(symbology: "ean13", value: "4006381333931"),
+        FuzzPixels.bars(symbology: "code128", value: "SNAPSORT-26", rows: 1),
+      ].compactMap { $0 }.map(FuzzPixels.encode)
+    case "zxing":
+      return [
+        FuzzPixels.bars(symbology: "ean13", value: "4006381333931"),
+        FuzzPixels.bars(symbology: "code128", value: "SNAPSORT-26", rows: 6),
+      ].compactMap { $0 }.map(FuzzPixels.encode)
+    case "tesseract":
+      return [FuzzPixels.encode(FuzzPixels.text("HOTEL 2048"))]
     case "config":
       return [
         #"{"version": 1, "kind": "card", "stages": [{"stage": "load", "max_pixels": 1000}, {"stage": "barcode", "when": "card"}]}"#,
