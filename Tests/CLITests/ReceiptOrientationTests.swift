@@ -3,6 +3,7 @@ import XCTest
 
 @testable import SnapsortImaging
 @testable import SnapsortNative
+@testable import SnapsortStages
 
 /// Issue #23 item 8: a receipt photographed upside down or sideways is read turned upright, and
 /// a blank page gets no made-up field.
@@ -44,5 +45,54 @@ final class ReceiptOrientationTests: XCTestCase {
     }
     let blankReceipt = try XCTUnwrap(records["blank.jpg"]?["receipt"] as? [String: Any])
     for field in ["merchant", "date", "total"] { XCTAssertTrue(blankReceipt[field] is NSNull, field) }
+  }
+
+  /// Issue #27 item 3: a receipt that names no currency is counted in the configured default,
+  /// marked as assumed; one that names its currency keeps it, and a blank page gets none.
+  func testTheConfiguredDefaultCurrencyOnlyFillsAMissingOne() throws {
+    let folder = try CLI.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = folder.appendingPathComponent("in")
+    try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: CLI.root.appendingPathComponent("samples/receipts/receipt-03-de-scan.jpg"),
+      to: input.appendingPathComponent("euro.jpg"))
+    try ImageEncoder.jpeg(Bitmap(width: 900, height: 1400, format: .rgb, fill: 248))
+      .write(to: input.appendingPathComponent("blank.jpg"))
+    let config = folder.appendingPathComponent("pipeline.json")
+    try Data(
+      #"""
+      {"version": 1, "kind": "receipt", "stages": [{"stage": "load"}, {"stage": "receipt_warp"},
+        {"stage": "receipt", "default_currency": "MYR"}]}
+      """#.utf8
+    ).write(to: config)
+    let out = folder.appendingPathComponent("out")
+    let result = try CLI.run(["run", input.path, "--out", out.path, "--config", config.path, "--quiet"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    var receipts: [String: [String: Any]] = [:]
+    for line in try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8)
+      .split(separator: "\n")
+    {
+      let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+      receipts[record["file"] as! String] = record["receipt"] as? [String: Any]
+    }
+    XCTAssertEqual(receipts["euro.jpg"]?["currency"] as? String, "EUR")
+    XCTAssertNil(receipts["euro.jpg"]?["currency_assumed"])
+    XCTAssertTrue(receipts["blank.jpg"]?["currency"] is NSNull)
+
+    var unnamed = ReceiptRecord()
+    unnamed.total = Money(cents: 1250)
+    ReceiptStage.assumeCurrency(&unnamed, "MYR")
+    XCTAssertEqual(unnamed.currency, "MYR")
+    XCTAssertEqual(unnamed.currencyAssumed, true)
+
+    let bad = folder.appendingPathComponent("bad.json")
+    try Data(
+      #"{"version": 1, "stages": [{"stage": "load"}, {"stage": "receipt", "default_currency": "ringgit"}]}"#
+        .utf8
+    ).write(to: bad)
+    let refused = try CLI.run(["run", input.path, "--out", out.path, "--config", bad.path, "--quiet"])
+    XCTAssertNotEqual(refused.status, 0)
+    XCTAssertTrue(refused.stderr.contains("default_currency"), refused.stderr)
   }
 }

@@ -10,8 +10,9 @@ import SnapsortStages
 public struct StoreStats: Codable, Sendable, Equatable {
   public struct Spend: Codable, Sendable, Equatable {
     public var key: String
-    /// The receipts' currency; nil when they do not say.
-    public var currency: String?
+    /// The receipts' currency; null when they do not say (written as `null`, so every spend row
+    /// of `stats --json` carries the key).
+    @Nullable public var currency: String?
     public var receipts: Int
     public var total: String
     /// How many of the receipts, and how much of the total, have a total that the receipt's

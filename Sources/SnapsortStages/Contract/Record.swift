@@ -283,6 +283,9 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
   /// A date that was read but cannot be the receipt's (after the photo was taken), with its line
   /// and why; `date` is then null.
   public var dateRejected: String?
+  /// True when the receipt names no currency and `currency` is the configured
+  /// `default_currency`; absent when the currency was read from the receipt.
+  public var currencyAssumed: Bool?
 
   public init() { items = [] }
 
@@ -292,5 +295,6 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     case imageVariant = "image_variant"
     case referenceNumber = "reference_number"
     case dateRejected = "date_rejected"
+    case currencyAssumed = "currency_assumed"
   }
 }

@@ -54,6 +54,9 @@ public final class ReceiptStage: Stage {
     /// reads as confident-looking nonsense otherwise. 0 turns this off.
     public var orientationCheckBelow: Double = 60
     public var turnMargin: Double = 15
+    /// The ISO 4217 code (`MYR`, `EUR`) a receipt that prints no currency is counted in, marked
+    /// `currency_assumed`; empty (the default) for none, so such a receipt's currency stays null.
+    public var defaultCurrency: String = ""
     /// The issuer catalog whose names the header is matched against.
     public var catalog: String = IssuerCatalog.bundledFileName
     public init() {}
@@ -79,6 +82,10 @@ public final class ReceiptStage: Stage {
       Set(readings).count == readings.count
     else {
       throw ConfigError(path: "readings", "list binarised and/or grey, comma-separated, each once")
+    }
+    let code = options.defaultCurrency
+    if !code.isEmpty, code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+      throw ConfigError(path: "default_currency", "use an ISO 4217 code in capitals, such as EUR or MYR")
     }
     try ConfigError.at("catalog") { try IssuerCatalog.load(from: context.resolve(options.catalog)) }
   }
@@ -134,10 +141,21 @@ public final class ReceiptStage: Stage {
     if options.logoRereads, receipt.merchant == nil, let grey = flattened?.grey ?? read["grey"] {
       rereadLogo(&receipt, on: grey, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
     }
+    Self.assumeCurrency(&receipt, options.defaultCurrency.isEmpty ? nil : options.defaultCurrency)
     if pass.timedOut {
       notes.append("receipt ocr timed out after \(pass.deadline) ms; text may be incomplete")
     }
     item.artifacts.write(ReceiptReadout(receipt: receipt, notes: notes))
+  }
+
+  /// Gives a receipt that names no currency the configured default, marked as assumed; a page
+  /// with no amount at all (a blank page, a photo that is no receipt) keeps a null currency.
+  static func assumeCurrency(_ receipt: inout ReceiptRecord, _ defaultCurrency: String?) {
+    guard receipt.currency == nil, let defaultCurrency,
+      receipt.total != nil || receipt.subtotal != nil || !receipt.items.isEmpty
+    else { return }
+    receipt.currency = defaultCurrency
+    receipt.currencyAssumed = true
   }
 
   /// What reading the prepared images in turn gave.

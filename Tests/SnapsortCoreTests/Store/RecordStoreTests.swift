@@ -240,6 +240,10 @@ final class RecordStoreTests: XCTestCase {
       spend.filter { $0.key.lowercased() == "kedai maju" }.map { [$0.currency, "\($0.receipts)", $0.total] },
       [["MYR", "2", "15"]])
     XCTAssertEqual(spend.first { $0.key == "Zakład Nowy" }?.currency, nil, "no merchant currency to take")
+    let row = try XCTUnwrap(spend.first { $0.key == "Zakład Nowy" })
+    let json = try XCTUnwrap(String(data: JSONEncoder().encode(row), encoding: .utf8))
+    XCTAssertTrue(
+      json.contains(#""currency":null"#), "stats --json writes an unknown currency as null: \(json)")
   }
 
   func testAKilledRunLeavesThePreviousStore() throws {
