@@ -41,18 +41,23 @@ final class FuzzSmokeTests: XCTestCase {
         outcomes.set(index, Result { try fuzzer.run(seconds: seconds) })
       }
     }
+    var refused = 0
     for (index, target) in targets.enumerated() {
       let outcome = try XCTUnwrap(try outcomes.get(index)?.get(), "\(target) has no seeds")
       print("fuzz smoke: \(target): \(outcome.inputs) inputs, \(outcome.accepted) accepted")
+      refused += outcome.inputs - outcome.accepted
       XCTAssertGreaterThanOrEqual(outcome.inputs, 5, "\(target) was barely fuzzed")
       // Blind byte edits almost never leave JSON valid, so the config parser's refusals are what
-      // its inputs reach; every other target must decode some mutated inputs to get past headers.
-      if target != "config" {
+      // its inputs reach; every other target must decode some mutated inputs to get past headers
+      // (PNG accepts ~3 % of them, so fewer than 300 inputs may accept none by chance).
+      if target != "config", outcome.inputs >= 300 {
         XCTAssertGreaterThan(
           outcome.accepted, 0, "\(target): no mutated input was accepted, so none got deep")
       }
-      XCTAssertLessThan(outcome.accepted, outcome.inputs, "\(target): every mutated input was accepted")
     }
+    // Per target this could fail by chance on a slow machine (tesseract accepts ~85 % of its few
+    // dozen inputs); over all nine, mutations that break the input must show up.
+    XCTAssertGreaterThan(refused, 0, "no mutated input was refused: the mutations change nothing")
   }
 
   func testPixelInputsDescribeTheirBitmap() throws {
