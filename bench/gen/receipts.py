@@ -10,8 +10,11 @@ Every receipt is drawn from independent random choices, all from one seed per im
 does not depend on --count):
 
   layout family  how an item is printed (FAMILIES below: quantity before or after the name, a
-                 quantity line below, a unit-price column, SKU + wrapped description, discounts
-                 on their own lines, tax-code letters after amounts, two price columns, ...);
+                 quantity line below or above, a unit-price column, SKU + wrapped description,
+                 discounts on their own lines, tax-code letters after amounts, two price
+                 columns, line numbers, dot leaders, ...);
+  overlays       any family may also print the currency on every item amount, tax-code
+                 letters after amounts, or discounts on their own lines under some items;
   totals block   subtotal / tax / total / cash / change / rounding in several arrangements, the
                  tax added (US, Malaysia) or included (Europe), with or without a VAT table;
   money          currency symbol before or after the amount or not printed, decimal comma or
@@ -19,9 +22,10 @@ does not depend on --count):
   font           monospace and proportional receipt fonts from Debian packages (FONTS below);
   language       en (US), en-MY (Malaysian English, SROIE-like), de, fr, es, it, nl, pl, sv;
   paper          thermal (off-white, grey-blue ink), white office paper, textured recycled,
-                 aged yellowish;
-  capture        flatbed scan, photo at an angle on a background, crumpled/folded (shading and a
-                 mesh warp), thermal fade, blur, noise and JPEG compression.
+                 aged yellowish, a carbonless copy (pink or yellow, blue-violet ink);
+  capture        flatbed scan, photo at an angle on a background, a steep photo (strong
+                 keystone, up to 9 degrees of rotation), crumpled/folded (shading and a mesh
+                 warp), thermal fade, blur, noise and JPEG compression.
 
 The families and fonts of splits.json ("heldout") are never rendered with --split train, and
 --split heldout renders only them, so a figure on the held-out split is on layouts and fonts
@@ -51,7 +55,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SPLITS = os.path.join(ROOT, "bench", "receipts", "splits.json")
 
-FONT_PACKAGES = "fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-croscore fonts-noto-mono fonts-inconsolata fonts-courier-prime fonts-roboto-unhinted"
+FONT_PACKAGES = "fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-croscore fonts-noto-mono fonts-inconsolata fonts-courier-prime fonts-roboto-unhinted fonts-jetbrains-mono fonts-go fonts-noto-core fonts-urw-base35 fonts-hack"
 FONTS = {
     # name: (file, monospace, bold file or None)
     "DejaVuSansMono": ("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", True, "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf"),
@@ -67,6 +71,13 @@ FONTS = {
     "RobotoCondensed": ("/usr/share/fonts/truetype/roboto/unhinted/RobotoCondensed-Regular.ttf", False, "/usr/share/fonts/truetype/roboto/unhinted/RobotoCondensed-Bold.ttf"),
     "Roboto": ("/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf", False, "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Bold.ttf"),
     "Tinos": ("/usr/share/fonts/truetype/croscore/Tinos-Regular.ttf", False, "/usr/share/fonts/truetype/croscore/Tinos-Bold.ttf"),
+    "JetBrainsMono": ("/usr/share/fonts/truetype/jetbrains-mono/JetBrainsMono-Regular.ttf", True, "/usr/share/fonts/truetype/jetbrains-mono/JetBrainsMono-Bold.ttf"),
+    "GoMono": ("/usr/share/fonts/fonts-go/Go-Mono.ttf", True, "/usr/share/fonts/fonts-go/Go-Mono-Bold.ttf"),
+    "NotoSans": ("/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf", False, "/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf"),
+    "NimbusSansNarrow": ("/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Regular.otf", False, "/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Bold.otf"),
+    "NimbusMonoPS": ("/usr/share/fonts/opentype/urw-base35/NimbusMonoPS-Regular.otf", True, "/usr/share/fonts/opentype/urw-base35/NimbusMonoPS-Bold.otf"),
+    "Hack": ("/usr/share/fonts/truetype/hack/Hack-Regular.ttf", True, "/usr/share/fonts/truetype/hack/Hack-Bold.ttf"),
+    "NotoSerif": ("/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf", False, "/usr/share/fonts/truetype/noto/NotoSerif-Bold.ttf"),
 }
 
 FAMILIES = {
@@ -80,6 +91,10 @@ FAMILIES = {
     "discount_lines": "qty-below items, some followed by a discount on its own line",
     "tax_codes": "German-discounter style: amounts followed by a tax letter (A/B), quantity line below, VAT table",
     "two_column": "description line, then quantity, unit price and amount in three right-aligned columns, no 'x'",
+    "qty_above": "'2 x 1.99' (or '2 Stk x 1,99') on the line above the description, the amount on the description's line",
+    "qty_after": "'Milk x2   3.98' / 'Milk 2x  3.98' / 'Milk (2)  3.98': quantity after the name, no unit price",
+    "indexed": "a line number before each item ('003 Milk  3.98'), quantity and unit price below when not 1",
+    "dot_leaders": "'Milk ........ 3.98': dots from the description to the amount, '@ 1.99' before the amount when the quantity is not 1",
 }
 
 LANGS = {
@@ -175,8 +190,8 @@ CITIES = {"en": ["Springfield, IL 62701", "Portland, OR 97205"], "my": ["81100 J
 MONTHS_EN = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
 
 OVERFLOWS = []  # cells drawn past the paper's right margin (a self-check; stays empty)
-PAPERS = ["thermal", "white", "textured", "aged"]
-CAPTURES = ["scan", "photo", "photo_crumpled", "scan_faded", "photo_faded"]
+PAPERS = ["thermal", "white", "textured", "aged", "carbonless"]
+CAPTURES = ["scan", "photo", "photo_crumpled", "scan_faded", "photo_faded", "photo_steep"]
 
 
 def load_splits():
@@ -221,7 +236,7 @@ def make_items(rng, lang, family, count):
         unit = max(unit - unit % (5 if lang == "my" else 1), 5) if rng.random() < 0.8 else unit
         if lang in ("my", "en") and rng.random() < 0.5:
             unit = unit - unit % 10
-        weighed = family in ("qty_below", "qty_inline", "discount_lines", "tax_codes", "two_column") and rng.random() < 0.12
+        weighed = family in ("qty_below", "qty_inline", "discount_lines", "tax_codes", "two_column", "qty_above", "indexed") and rng.random() < 0.12
         if weighed:
             kg = rng.randint(150, 2400)
             qty_text = f"{kg / 1000:.3f}"
@@ -342,16 +357,19 @@ def build(rng, family, lang):
     savings = 0
     rates = spec["rates"]
     code_of_rate = {r: "ABCD"[i] for i, r in enumerate(rates)}
-    tax_letters = family == "tax_codes" or (lang == "my" and rng.random() < 0.5)
+    tax_letters = family == "tax_codes" or (lang == "my" and rng.random() < 0.5) or rng.random() < 0.15
+    # Overlays any family may carry: the currency printed on every item amount, and discounts on
+    # their own lines under some items (columns keeps its grid).
+    item_symbol = position in ("before", "after") and rng.random() < 0.3
+    discount_chance = 0.4 if family == "discount_lines" else (0.3 if family != "columns" and rng.random() < 0.2 else 0)
     if family == "columns":
         b.add((0, "l", lab["qty"]), (5, "l", lab["desc"]), (cols - 11, "r", lab["price"]), (cols, "r", lab["amount"]), style="bold")
         b.rule("-")
     truth_items = []
-    for item in items:
+    for number, item in enumerate(items, start=1):
         item["rate"] = rng.choice(rates)
         letter = (" " + ("SR" if lang == "my" else code_of_rate[item["rate"]])) if tax_letters else ""
-        rcol = cols - len(letter)
-        amt = money(item["amount"]) + letter
+        amt = money(item["amount"], symbol=item_symbol) + letter
         unit_t = money(item["unit"])
         qty_t = item["qty"].replace(".", ",") if comma and item["kg"] else item["qty"]
         if item["kg"]:
@@ -370,10 +388,6 @@ def build(rng, family, lang):
                 b.add((0, "l", desc))
                 sep = rng.choice([" x ", " X ", " * "]) if family != "tax_codes" else " x "
                 b.add((2, "l", f"{qty_t}{sep}{unit_t}"), (cols, "r", amt))
-            if family == "discount_lines" and rng.random() < 0.4:
-                off = max(10, int(item["amount"] * rng.choice([0.1, 0.2, 0.25, 0.3])) // 10 * 10)
-                savings += off
-                b.add((2, "l", rng.choice(lab["discount"])), (cols, "r", money(-off) if rng.random() < 0.7 else money(off) + "-"))
         elif family == "qty_before":
             sep = rng.choice([" x ", "x ", " "])
             room2 = room - len(item["qty"]) - len(sep)
@@ -428,6 +442,33 @@ def build(rng, family, lang):
             desc = name[:cols]
             b.add((0, "l", desc))
             b.add((cols - 2 * amount_w - 4, "r", qty_t), (cols - amount_w - 1, "r", unit_t), (cols, "r", amt))
+        elif family == "qty_above":
+            desc = name[:room]
+            if item["qty"] != "1":
+                sep = rng.choice([" x ", " X ", " * "])
+                b.add((rng.choice([0, 2, 4]), "l", f"{qty_t}{sep}{unit_t}"))
+            b.add((0, "l", desc), (cols, "r", amt))
+        elif family == "qty_after":
+            q = item["qty"]
+            suffix = "" if q == "1" else rng.choice([f" x{q}", f" {q}x", f" ({q})", f" x {q}"])
+            desc = name[:room - len(suffix)]
+            b.add((0, "l", desc + suffix), (cols, "r", amt))
+        elif family == "indexed":
+            index = f"{number:03d}" if rng.random() < 0.5 else f"{number:02d}"
+            desc = name[:room - len(index) - 1]
+            b.add((0, "l", f"{index} {desc}"), (cols, "r", amt))
+            if item["qty"] != "1":
+                b.add((len(index) + 1, "l", f"{qty_t} x {unit_t}"))
+        elif family == "dot_leaders":
+            q = item["qty"]
+            extra = "" if q == "1" else f" ({q} @ {unit_t})"
+            desc = name[:room - len(extra) - 3]
+            left = desc + extra + " "
+            b.add((0, "l", left + "." * max(2, cols - len(left) - len(amt) - 1)), (cols, "r", amt))
+        if discount_chance and rng.random() < discount_chance:
+            off = max(10, int(item["amount"] * rng.choice([0.1, 0.2, 0.25, 0.3])) // 10 * 10)
+            savings += off
+            b.add((2, "l", rng.choice(lab["discount"])), (cols, "r", money(-off) if rng.random() < 0.7 else money(off) + "-"))
         truth_items.append({"description": desc, "quantity": item["qty"], "unit_price": plain(item["unit"]), "amount": plain(item["amount"])})
 
     subtotal = sum(i["amount"] for i in items)
@@ -587,6 +628,9 @@ def render_paper(builder, font_name, rng, paper):
         base, ink_rgb = np.array([252, 252, 252]), np.array([15, 15, 18])
     elif paper == "textured":
         base, ink_rgb = np.array([236, 232, 222]), np.array([35, 35, 40])
+    elif paper == "carbonless":  # the pink or yellow copy of a carbonless pad, blue-violet ink
+        base = np.array(rng.choice([[246, 222, 226], [248, 240, 196]]))
+        ink_rgb = np.array([rng.randint(40, 80), rng.randint(40, 70), rng.randint(110, 150)])
     else:
         base, ink_rgb = np.array([240, 230, 200]), np.array([60, 55, 60])
     canvas = np.ones((height, width, 3), np.float32) * base
@@ -710,11 +754,12 @@ def capture(paper_img, rng, kind):
         cw = int(max(w * rng.uniform(1.3, 1.8), ch * 0.55))
         canvas = background(rng.choice(["wood", "dark", "fabric", "marble"]), (cw, ch), rng)
         cx, cy = cw / 2 + rng.uniform(-0.1, 0.1) * (cw - w), ch / 2
-        tilt = rng.uniform(0, 0.08)
+        steep = kind == "photo_steep"  # held low and at an angle: strong keystone and rotation
+        tilt = rng.uniform(0.1, 0.22) if steep else rng.uniform(0, 0.08)
         side = rng.choice([-1, 1])
         top_w, bot_w = w * (1 - tilt * (side > 0)), w * (1 - tilt * (side < 0))
         quad = [(cx - top_w / 2, cy - h / 2), (cx + top_w / 2, cy - h / 2), (cx + bot_w / 2, cy + h / 2), (cx - bot_w / 2, cy + h / 2)]
-        angle = math.radians(rng.uniform(-4, 4))
+        angle = math.radians(rng.uniform(-9, 9) if steep else rng.uniform(-4, 4))
         quad = [(cx + (x - cx) * math.cos(angle) - (y - cy) * math.sin(angle) + rng.uniform(-8, 8),
                  cy + (x - cx) * math.sin(angle) + (y - cy) * math.cos(angle) + rng.uniform(-8, 8)) for x, y in quad]
         inverse = homography(quad, [(0, 0), (w, 0), (w, h), (0, h)])

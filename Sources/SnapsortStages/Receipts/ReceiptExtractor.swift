@@ -48,8 +48,10 @@ public struct ReceiptExtractor: Sendable {
 
     let totals = Self.totals(lines)
     Self.record(totals, into: &receipt, fields: &fields)
-    let firstTotalsLine = [totals.subtotal?.line, totals.total?.line, totals.savings?.line].compactMap { $0 }
-      .min()
+    // A saving read above the subtotal or total may be a discount printed under an item, with
+    // more items below it: the items end at the subtotal or total when either was read.
+    let firstTotalsLine =
+      [totals.subtotal?.line, totals.total?.line].compactMap { $0 }.min() ?? totals.savings?.line
     let items = ReceiptItems.items(lines, end: firstTotalsLine ?? lines.count)
     receipt.items = items.map(\.item)
 

@@ -3,17 +3,19 @@ import SnapsortImaging
 import SnapsortNative
 
 /// Line items between the header and the totals: a description with a price at the right, and
-/// the quantity lines receipts print under or beside it (`2 x 1.99`, `2 szt. x 1,99`, weighed
-/// goods `0,532 kg x 3,49`), including a description on one row and its price on the next.
+/// the quantity lines receipts print under, above or beside it (`2 x 1.99`, `2 szt. x 1,99`,
+/// `2 @ 1.99`, weighed goods `0,532 kg x 3,49`), a description over rows of its own above its
+/// price, discounts on their own rows (`ItemRow` reads one row, `ItemAssembly` joins them).
 enum ReceiptItems {
   struct Item {
     var item: ReceiptItem
     var amount: Money
   }
 
-  /// A "2" that OCR read as the letter it resembles ("Z x 3,20") still counts as a quantity.
+  /// A "2" that OCR read as the letter it resembles ("Z x 3,20") still counts as a quantity;
+  /// `@` stands for "at" a unit price (`6 @ 3.80`).
   static let quantityPattern = TextPattern(
-    #"(?i)(?<![\d.,])(\d{1,4}(?:[.,]\d{1,3})?|(?<!\p{L})Z)\s*(kg|g|l|szt\.?|stk\.?|st\.?|pcs?\.?|ea|шт\.?)?\s*[xX×*]\s*(-?\d{1,5}[.,]\s?\d{2})(?!\d)"#
+    #"(?i)(?<![\d.,])(\d{1,4}(?:[.,]\d{1,3})?|(?<!\p{L})Z)\s*(kg|g|l|szt\.?|stk\.?|st\.?|pcs?\.?|ea|шт\.?)?\s*[xX×*@]\s*(-?\d{1,5}[.,]\s?\d{2})(?!\d)"#
   )
 
   /// A quantity and unit price in `text`, with the text before them.
@@ -31,14 +33,8 @@ enum ReceiptItems {
   }
 
   static func items(_ lines: [ReceiptExtractor.Line], end: Int) -> [Item] {
-    var items: [Item] = []
-    // A row of letters without a price waits for the quantity row under it.
-    var pending: ReceiptExtractor.Line?
-    // Items start after the header: the first row with a price that is not a date line.
-    var start = lines.firstIndex { $0.price != nil && ReceiptDate.dates(in: $0.text).isEmpty } ?? lines.count
-    if start > 0, start < lines.count, isDescription(lines[start - 1]) { start -= 1 }
-    let range = min(start, end)..<end
-    for position in range where !isLabelled(lines[position]) {
+    var assembly = ItemAssembly()
+    for position in itemRange(lines, end: end) where !isLabelled(lines[position]) {
       var line = lines[position]
       // "Woda 1,5l" read as "Woda 1,51": a row whose price is not what the quantity row under it
       // comes to is the description of that row, not an item of its own.
@@ -51,37 +47,17 @@ enum ReceiptItems {
           line.amounts = []
         }
       }
-      if let q = quantity(in: line.text) {
-        let after = Money.amounts(in: q.after)
-        let amount = after.last?.money ?? multiply(q.quantity, q.unitPrice)
-        let inline = clean(q.before)
-        if inline.filter(\.isLetter).count >= 2 {
-          items.append(make(inline, q.quantity, q.unitPrice, amount))
-        } else if let description = pending {
-          items.append(make(clean(description.text), q.quantity, q.unitPrice, amount))
-        } else if after.isEmpty, let last = items.last, last.amount == amount {
-          // The quantity row under an item that already shows its amount.
-          items[items.count - 1] = make(last.item.description, q.quantity, q.unitPrice, amount)
-        } else if !after.isEmpty {
-          items.append(make(inline, q.quantity, q.unitPrice, amount))
-        }
-        pending = nil
-        continue
-      }
-      if let price = line.price, let last = line.amounts.last {
-        let description = clean(String(line.text.prefix(last.range.lowerBound)))
-        if description.filter(\.isLetter).count >= 2 {
-          items.append(make(description, "1", price, price))
-          pending = nil
-        } else if let waiting = pending {
-          items.append(make(clean(waiting.text), "1", price, price))
-          pending = nil
-        }
-        continue
-      }
-      pending = line.text.filter(\.isLetter).count >= 3 && line.amounts.isEmpty ? line : nil
+      assembly.read(line)
     }
-    return items.filter { $0.amount.cents != 0 }
+    return assembly.items.filter { $0.amount.cents != 0 }
+  }
+
+  /// From the first row with a price that is not a date line (and the description row right
+  /// above it: one row only, as a header's last row is as likely there) to `end`.
+  static func itemRange(_ lines: [ReceiptExtractor.Line], end: Int) -> Range<Int> {
+    var start = lines.firstIndex { $0.price != nil && ReceiptDate.dates(in: $0.text).isEmpty } ?? lines.count
+    if start > 0, start < lines.count, isDescription(lines[start - 1]) { start -= 1 }
+    return min(start, end)..<end
   }
 
   /// A row of words without amounts or dates: the first half of an item printed on two rows.
@@ -118,9 +94,13 @@ enum ReceiptItems {
     return Money(cents: (product + scale / 2) / scale)
   }
 
-  /// The description without stray symbols at its ends, a leading article number or a
+  private static let dotLeader = TextPattern(#"(?:\s?\.){3,}.*$"#)
+
+  /// The description without stray symbols at its ends, a dot leader, a leading article number or a
   /// trailing tax class.
   static func clean(_ text: String) -> String {
+    // A dot leader ends the description, however OCR read the dots after it (`Milk ....ceee`).
+    let text = dotLeader.firstMatch(in: text).map { String(text[..<$0.range.lowerBound]) } ?? text
     var words = text.split(separator: " ").map(String.init)
     while let last = words.last, !last.contains(where: { $0.isLetter || $0.isNumber }) { words.removeLast() }
     let joined = words.joined(separator: " ")
