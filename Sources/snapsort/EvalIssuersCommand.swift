@@ -15,6 +15,10 @@ struct EvalIssuersCommand: ParsableCommand {
       DIR has the layout train-issuers reads (DIR/<issuer-id>/*.jpg, DIR/unknown/*.jpg). Photos \
       of folders that name no catalog issuer must come back unknown. Prints top-1 and top-3 \
       accuracy, unknown precision and recall, and the most confused pairs.
+
+      The issuers train-issuers held out of training (stored in the model) are removed from the \
+      catalog unless --keep-held-out is given, so the figures are those of issuers the model never \
+      saw: their cards must come back unknown.
       """
   )
 
@@ -38,6 +42,13 @@ struct EvalIssuersCommand: ParsableCommand {
   @Option(name: .long, help: "Also write the measures and every card's answer to this JSON file.")
   var json: String?
 
+  @Flag(
+    name: .long,
+    help:
+      "Keep in the catalog the issuers held out of the model's training (by default they are removed, so their cards must come back unknown)."
+  )
+  var keepHeldOut = false
+
   func validate() throws {
     if dir == nil && records == nil {
       throw ValidationError("Give a folder of labelled photos or --records FILE.")
@@ -51,11 +62,19 @@ struct EvalIssuersCommand: ParsableCommand {
     let cards: [LabelledCard]
     do {
       let context = StageContext()
-      let loadedModel = try IssuerModel.load(from: context.resolve(model ?? IssuerModel.bundledFileName))
+      var loadedModel = try IssuerModel.load(from: context.resolve(model ?? IssuerModel.bundledFileName))
       var loadedCatalog = try IssuerCatalog.load(
         from: context.resolve(catalog ?? IssuerCatalog.bundledFileName))
       let photos = try dir.map { try LabelledPhotos(root: URL(fileURLWithPath: $0)) }
       loadedCatalog = loadedCatalog.merging(photos?.catalogAdditions ?? [])
+      let heldOut = keepHeldOut ? [] : loadedModel.heldOutIssuers
+      if !heldOut.isEmpty {
+        Terminal.info(
+          "\(heldOut.count) issuers the model was not trained on are out of the catalog; their cards must "
+            + "come back unknown (--keep-held-out keeps them)")
+        loadedCatalog = loadedCatalog.removing(Set(heldOut))
+        loadedModel = loadedModel.withoutIssuers(Set(heldOut))
+      }
       classifier = IssuerClassifier(model: loadedModel, catalog: loadedCatalog)
       if let records {
         cards = try LabelledPhotos.cards(fromRecords: URL(fileURLWithPath: records))

@@ -18,9 +18,11 @@ struct TrainIssuersCommand: ParsableCommand {
       and is stored in the model. Every photo goes through the pipeline stages before the issuer \
       stage (load, detect_card, warp, palette, barcode, ocr: those this build has).
 
-      Photos are split by file into train and test; a fraction of issuers is held out of training \
-      entirely (removed from the catalog) and must come back unknown. The model is fitted on the \
-      train part and the test numbers are printed and stored in the model.
+      Photos are split by file into train and test; a fraction of the folder's issuers is held out \
+      of training entirely (removed from the catalog) and must come back unknown. The model is \
+      fitted on the train part; its unknown threshold is set on folds that leave whole issuers \
+      out, to reach --target-unknown-recall on them. The test numbers are printed and stored in \
+      the model.
 
       With --synthetic K, K simulated cards per catalog issuer (from names, brand colours and \
       barcode patterns) are added to the training data, or used alone when no DIR is given.
@@ -53,8 +55,14 @@ struct TrainIssuersCommand: ParsableCommand {
   @Option(name: .long, help: "Fraction of files kept for the test split.")
   var testFraction: Double = 0.2
 
-  @Option(name: .long, help: "Fraction of issuers held out of training entirely (tested as unknown).")
+  @Option(
+    name: .long, help: "Fraction of the folder's issuers held out of training entirely (tested as unknown).")
   var holdOut: Double = 0.1
+
+  @Option(
+    name: .long,
+    help: "Unknown recall the threshold must reach on issuers left out of the calibration folds.")
+  var targetUnknownRecall: Double = IssuerTrainer().targetUnknownRecall
 
   @Option(name: .long, help: "Gradient steps.")
   var iterations: Int = 300
@@ -72,6 +80,9 @@ struct TrainIssuersCommand: ParsableCommand {
     if synthetic < 0 { throw ValidationError("--synthetic must not be negative.") }
     if !(0..<1).contains(testFraction) { throw ValidationError("--test-fraction must be in [0, 1).") }
     if !(0..<1).contains(holdOut) { throw ValidationError("--hold-out must be in [0, 1).") }
+    if !(0...1).contains(targetUnknownRecall) {
+      throw ValidationError("--target-unknown-recall must be in [0, 1].")
+    }
     if iterations < 1 { throw ValidationError("--iterations must be at least 1.") }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
   }
@@ -87,6 +98,7 @@ struct TrainIssuersCommand: ParsableCommand {
     training.testFraction = testFraction
     training.holdOut = holdOut
     training.iterations = iterations
+    training.targetUnknownRecall = targetUnknownRecall
     training.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
     let outcome: IssuerTrainingRun.Outcome
     do {

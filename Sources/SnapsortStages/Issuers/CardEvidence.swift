@@ -35,7 +35,7 @@ public struct CardEvidence: Sendable {
     self.names = names
     self.colours = colours
     self.codes = codes
-    self.textWindows = TextWindows(lines: lines + names)
+    self.textWindows = TextWindows(lines: names, readingOrder: lines)
     self.nameWindows = TextWindows(lines: names)
   }
 

@@ -170,20 +170,32 @@ public struct TextWindows: Sendable {
   }
   public let windows: [Window]
 
-  public init(lines: [String], maxWords: Int = 4) {
+  /// - Parameters:
+  ///   - lines: separate texts (name suggestions, or lines in no particular order).
+  ///   - readingOrder: lines in the order OCR read them on the card; the end of each line and the
+  ///     start of the next also make windows, since cards print names over two lines ("Clas" /
+  ///     "Ohlson", "Poste" / "Italiane").
+  public init(lines: [String], readingOrder: [String] = [], maxWords: Int = 4) {
     var windows: [Window] = []
     var seen = Set<String>()
-    for line in lines {
-      let words = IssuerText.tokens(line).map(IssuerText.skeleton)
-      guard !words.isEmpty else { continue }
+    func add(_ words: ArraySlice<String>) {
+      let text = words.joined()
+      guard seen.insert("\(words.count)|\(text)").inserted else { return }
+      windows.append(
+        Window(
+          text: text, wordCount: words.count, grams: IssuerText.trigrams(text),
+          bigrams: IssuerText.ngrams(text, 2)))
+    }
+    let ordered = readingOrder.map { IssuerText.tokens($0).map(IssuerText.skeleton) }.filter { !$0.isEmpty }
+    for words in lines.map({ IssuerText.tokens($0).map(IssuerText.skeleton) }) + ordered {
       for start in words.indices {
-        for count in 1...maxWords where start + count <= words.count {
-          let text = words[start..<(start + count)].joined()
-          guard seen.insert("\(count)|\(text)").inserted else { continue }
-          windows.append(
-            Window(
-              text: text, wordCount: count, grams: IssuerText.trigrams(text),
-              bigrams: IssuerText.ngrams(text, 2)))
+        for count in 1...maxWords where start + count <= words.count { add(words[start..<(start + count)]) }
+      }
+    }
+    for (upper, lower) in zip(ordered, ordered.dropFirst()) {
+      for tail in 1..<maxWords where tail <= upper.count {
+        for head in 1...(maxWords - tail) where head <= lower.count {
+          add(upper.suffix(tail) + lower.prefix(head))
         }
       }
     }

@@ -30,6 +30,10 @@ public struct IssuerTrainer: Sendable {
   /// per issuer, a single calibration slice (a fifth of the cards) held ~100 unknown views, so the
   /// 93rd percentile that sets the threshold rested on its 8 highest: it moved from 0.14 to 0.44
   /// between folds of the same training split, and the model lost that fifth of its data.
+  ///
+  /// A fold holds out whole issuers (all cards of an issuer are in one fold): the issuers a user
+  /// never trained on are what the threshold must reject, and a fold of cards whose issuers'
+  /// other cards were fitted answers them more surely than the stage will answer a new issuer.
   public var calibrationFolds = 5
   /// The threshold is the lowest whose unknown recall on the calibration cards reaches this,
   /// which keeps as many known cards as that allows.
@@ -111,6 +115,8 @@ public struct IssuerTrainer: Sendable {
     let threshold = Self.threshold(outcomes, targetUnknownRecall: targetUnknownRecall)
     var info = training
     info["examples"] = "\(all.count) fitted, \(outcomes.count) out-of-fold answers for calibration"
+    info["calibration"] = "\(foldCount) folds of whole issuers, unknown recall target \(targetUnknownRecall)"
+    info.merge(Self.calibrationMeasures(outcomes, threshold: threshold)) { $1 }
     info["catalog_size"] = "\(catalog.issuers.count)"
     return IssuerModel(weights: weights, nullWeights: nullWeights, threshold: threshold, training: info)
   }
@@ -124,6 +130,8 @@ public struct IssuerTrainer: Sendable {
     // fitted on its known view.
     var examplesOfCard: [[Example]] = []
     var foldOfCard: [Int] = []
+    let foldOfIssuer = Self.issuerFolds(
+      cards.compactMap { card in card.label.flatMap { indexByID[$0] == nil ? nil : $0 } }, folds: folds)
     for (index, card) in cards.enumerated() {
       let label = card.label.flatMap { indexByID[$0] }
       var examples = [
@@ -135,9 +143,25 @@ public struct IssuerTrainer: Sendable {
             card.evidence, pairRows: pairRows[index], label: nil, excluded: label, weight: unknownViewWeight))
       }
       examplesOfCard.append(examples)
-      foldOfCard.append(min(folds - 1, Int(Self.stableFraction(card.source + "#\(index)") * Double(folds))))
+      if let id = card.label, let fold = foldOfIssuer[id] {
+        foldOfCard.append(fold)
+      } else {
+        foldOfCard.append(min(folds - 1, Int(Self.stableFraction(card.source + "#\(index)") * Double(folds))))
+      }
     }
     return (examplesOfCard, foldOfCard)
+  }
+
+  /// The calibration fold of every issuer that has cards: issuers in the order of a stable hash
+  /// of their ids, dealt to the folds in turn, so every fold holds whole issuers and, with at
+  /// least as many issuers as folds, none is empty.
+  static func issuerFolds(_ ids: [String], folds: Int) -> [String: Int] {
+    let issuers = Set(ids).sorted {
+      (stableFraction("issuer-fold:" + $0), $0) < (stableFraction("issuer-fold:" + $1), $1)
+    }
+    var fold: [String: Int] = [:]
+    for (rank, issuer) in issuers.enumerated() { fold[issuer] = rank % folds }
+    return fold
   }
 
   /// A fit without each of `foldCount` folds, with its answers on the fold's calibration cards,
@@ -311,6 +335,19 @@ public struct IssuerTrainer: Sendable {
       }
     }
     return bestThreshold
+  }
+
+  /// What the threshold does to the out-of-fold answers: the share of known views answered with
+  /// their issuer, and of unknown views answered unknown.
+  static func calibrationMeasures(_ outcomes: [Outcome], threshold: Double) -> [String: String] {
+    let known = outcomes.filter(\.isKnown)
+    let unknown = outcomes.filter { !$0.isKnown }
+    let top1 = Double(known.filter { $0.correct && $0.p >= threshold }.count) / Double(max(1, known.count))
+    let recall = Double(unknown.filter { $0.p < threshold }.count) / Double(max(1, unknown.count))
+    return [
+      "calibration_top1": String(format: "%.3f", top1),
+      "calibration_unknown_recall": String(format: "%.3f", recall),
+    ]
   }
 
   /// A deterministic number in [0, 1) from a string (FNV-1a), for splits that do not depend on

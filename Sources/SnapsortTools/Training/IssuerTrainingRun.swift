@@ -22,6 +22,8 @@ public struct IssuerTrainingRun: Sendable {
   /// Share of issuers held out of training entirely, which must come back unknown.
   public var holdOut = 0.1
   public var iterations = 300
+  /// Unknown recall the threshold must reach on the calibration folds' left-out issuers.
+  public var targetUnknownRecall = IssuerTrainer().targetUnknownRecall
   public var jobs = 1
 
   public init() {}
@@ -65,6 +67,7 @@ public struct IssuerTrainingRun: Sendable {
     let fitClock = Stopwatch()
     var trainer = IssuerTrainer()
     trainer.iterations = iterations
+    trainer.targetUnknownRecall = targetUnknownRecall
     var model = trainer.train(
       train, catalog: split.trainCatalog, workers: jobs,
       training: [
@@ -118,8 +121,7 @@ public struct IssuerTrainingRun: Sendable {
   private func split(_ cards: [LabelledCard], catalog: IssuerCatalog) -> (
     train: [LabelledCard], test: [LabelledCard], heldOut: Set<String>, trainCatalog: IssuerCatalog
   ) {
-    let heldOut = Set(
-      catalog.issuers.map(\.id).filter { IssuerTrainer.stableFraction("holdout:" + $0) < holdOut })
+    let heldOut = heldOutIssuers(cards, catalog: catalog)
     var train: [LabelledCard] = []
     var test: [LabelledCard] = []
     for card in cards {
@@ -134,6 +136,26 @@ public struct IssuerTrainingRun: Sendable {
     return (train, test, heldOut, catalog.removing(heldOut))
   }
 
+  /// The issuers held out of training and of the catalog. With labelled cards, a `holdOut` share
+  /// of the issuers that have cards (at least one when the share is not 0 and there are two or
+  /// more): a share of the whole catalog would mostly pick issuers without a card, and a folder of
+  /// a few dozen issuers would test its unknown answers on one or two of them, or none.
+  private func heldOutIssuers(_ cards: [LabelledCard], catalog: IssuerCatalog) -> Set<String> {
+    let ids = Set(catalog.issuers.map(\.id))
+    let labelled = Set(cards.compactMap { $0.label.flatMap { ids.contains($0) ? $0 : nil } })
+    guard !labelled.isEmpty else {
+      return Set(ids.filter { IssuerTrainer.stableFraction("holdout:" + $0) < holdOut })
+    }
+    let share = Int((holdOut * Double(labelled.count)).rounded())
+    let count = holdOut > 0 && labelled.count >= 2 ? max(1, share) : 0
+    let ranked = labelled.sorted {
+      (IssuerTrainer.stableFraction("holdout:" + $0), $0) < (
+        IssuerTrainer.stableFraction("holdout:" + $1), $1
+      )
+    }
+    return Set(ranked.prefix(count))
+  }
+
   private var sourceDescription: String {
     let simulated = synthetic > 0 ? " + synthetic \(synthetic)/issuer" : ""
     if let records { return "records \(records.lastPathComponent)" + simulated }
@@ -146,7 +168,9 @@ public struct IssuerTrainingRun: Sendable {
     _ model: inout IssuerModel, on test: [LabelledCard], catalog: IssuerCatalog, heldOut: Set<String>
   ) -> (report: String, failures: [String])? {
     guard !test.isEmpty else { return nil }
-    let classifier = IssuerClassifier(model: model, catalog: catalog)
+    // The model keeps the folder's catalog additions, held-out issuers included (a deployed model
+    // knows them all); the test must not add them back.
+    let classifier = IssuerClassifier(model: model.withoutIssuers(heldOut), catalog: catalog)
     let evaluation = IssuerEvaluation.run(classifier, on: test)
     var report = evaluation.render(
       title: "test split (\(test.count) cards; held-out issuers must be unknown)")
@@ -184,5 +208,20 @@ struct Stopwatch {
     getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
     let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+  }
+}
+
+extension IssuerModel {
+  /// The issuers `train-issuers` held out of training and of its catalog, as stored in the model.
+  public var heldOutIssuers: [String] {
+    (training["held_out_issuers"] ?? "").split(separator: ",").map(String.init)
+  }
+
+  /// The model without these issuers among its catalog additions, for measuring it with them
+  /// held out.
+  public func withoutIssuers(_ ids: Set<String>) -> IssuerModel {
+    var model = self
+    model.catalogAdditions.removeAll { ids.contains($0.id) }
+    return model
   }
 }

@@ -47,6 +47,17 @@ final class IssuerTextTests: XCTestCase {
     let unrelated = TextWindows(lines: ["Kaffeerösterei Brühl"])
     XCTAssertLessThan(unrelated.match(IssuerPhrase("Biedronka")).score, 0.3)
   }
+
+  func testWindowsJoinANamePrintedOverTwoLinesOnlyInReadingOrder() {
+    let card = ["MEMBER 2019", "Clas", "OHLSON club", "1234 5678"]
+    XCTAssertEqual(TextWindows(lines: [], readingOrder: card).match(IssuerPhrase("Clas Ohlson")).score, 1)
+    // Name suggestions are alternatives, not a card's lines: they are never joined.
+    XCTAssertLessThan(TextWindows(lines: card).match(IssuerPhrase("Clas Ohlson")).score, 0.7)
+    // Only neighbouring lines join, the end of one with the start of the next.
+    let apart = ["Clas", "MEMBER 2019", "Ohlson"]
+    XCTAssertLessThan(
+      TextWindows(lines: [], readingOrder: apart).match(IssuerPhrase("Clas Ohlson")).score, 0.7)
+  }
 }
 
 extension IssuerTextTests {

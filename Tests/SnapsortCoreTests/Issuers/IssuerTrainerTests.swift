@@ -62,6 +62,51 @@ final class IssuerTrainerTests: XCTestCase {
       "\(cards.count * 2 - 5) fitted, \(cards.count * 2 - 5) out-of-fold answers for calibration")
   }
 
+  func testCalibrationFoldsHoldWholeIssuersDealtEvenly() {
+    let ids = (0..<23).map { "issuer-\($0)" }
+    // Every issuer has several cards: each is in exactly one fold, with all its cards.
+    let folds = IssuerTrainer.issuerFolds(ids + ids.reversed() + ids, folds: 5)
+    XCTAssertEqual(Set(folds.keys), Set(ids))
+    let sizes = Dictionary(grouping: folds.values, by: { $0 }).mapValues(\.count)
+    XCTAssertEqual(sizes.keys.sorted(), [0, 1, 2, 3, 4])
+    XCTAssertEqual(sizes.values.sorted(), [4, 4, 5, 5, 5])
+    XCTAssertEqual(IssuerTrainer.issuerFolds(ids.shuffled(), folds: 5), folds)
+  }
+
+  func testIssuersLeftOutOfTrainingAndCatalogComeBackUnknown() {
+    // A user's folder: three cards of each of 24 issuers; 6 more issuers have cards but are in
+    // neither the training cards nor the catalog. The threshold is set on the training cards
+    // alone and must turn the left-out issuers' cards into "unknown".
+    let catalog = IssuerCatalog(issuers: Array(Self.catalog.issuers.prefix(30)))
+    let leftOut = Set(catalog.issuers.map(\.id).enumerated().filter { $0.offset % 5 == 2 }.map(\.element))
+    let known = catalog.removing(leftOut)
+    var trainer = IssuerTrainer()
+    trainer.iterations = 120
+    let model = trainer.train(
+      SyntheticCards().dataset(catalog: known, perIssuer: 3, unknown: 0, seed: 21), catalog: known, workers: 2
+    )
+    XCTAssertEqual(model.training["calibration"], "5 folds of whole issuers, unknown recall target 0.93")
+    XCTAssertGreaterThanOrEqual(Double(model.training["calibration_unknown_recall"] ?? "") ?? 0, 0.93)
+
+    let test = SyntheticCards().dataset(catalog: catalog, perIssuer: 4, unknown: 0, seed: 22)
+    let classifier = IssuerClassifier(model: model, catalog: known)
+    let leftOutCards = test.filter { leftOut.contains($0.label ?? "") }
+    let evaluation = IssuerEvaluation.run(classifier, on: leftOutCards)
+    XCTAssertEqual(evaluation.unknown, leftOut.count * 4)
+    print(evaluation.render(title: "issuers left out of training and catalog"))
+    // Measured 24/24 unknown, known top-1 72.9 %.
+    XCTAssertGreaterThanOrEqual(evaluation.unknownRecall, 0.9)
+    let knownCards = IssuerEvaluation.run(classifier, on: test.filter { !leftOut.contains($0.label ?? "") })
+    XCTAssertGreaterThan(knownCards.top1Accuracy, 0.65)
+    // The calibrated threshold, not the "none" alternative alone, turns them unknown.
+    var unthresholded = model
+    unthresholded.threshold = 0
+    let withoutThreshold = IssuerEvaluation.run(
+      IssuerClassifier(model: unthresholded, catalog: known), on: leftOutCards)
+    print("left-out issuers without the threshold: unknown recall \(withoutThreshold.unknownRecall)")
+    XCTAssertLessThan(withoutThreshold.unknownRecall, evaluation.unknownRecall)
+  }
+
   func testThresholdReachesTheUnknownRecallTargetAndNoFurther() {
     let unknown = (1...100).map { IssuerTrainer.Outcome(isKnown: false, correct: false, p: Double($0) / 100) }
     let known = (0..<50).map { _ in IssuerTrainer.Outcome(isKnown: true, correct: true, p: 0.99) }
