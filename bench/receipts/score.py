@@ -93,10 +93,12 @@ def field_hits(truth, pred):
 
 
 def stem(file):
-    """The receipt's stem of a prediction's `file`: `sroie_000.jpg`, `sroie_000.lines.csv`."""
+    """The receipt's stem of a prediction's `file`: `sroie_000.jpg`, `sroie_000.lines.csv`,
+    `sroie_000.lines.json` (a run's OCR lines, `record_lines.py`)."""
     name = os.path.basename(file)
-    if name.endswith(".lines.csv"):
-        return name[: -len(".lines.csv")]
+    for suffix in (".lines.csv", ".lines.json"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
     return os.path.splitext(name)[0]
 
 
