@@ -42,12 +42,12 @@ enum HostileTree {
       skips["device.jpg"] = "a device"
     }
     let links: [(String, String, String?)] = [
-      ("null.jpg", "/dev/null", "a symbolic link leading out"),
+      ("null.jpg", "/dev/null", "a device"),
       ("loop-a.jpg", "loop-b.jpg", "a symbolic link loop"),
       ("loop-b.jpg", "loop-a.jpg", "a symbolic link loop"),
       ("self.jpg", "self.jpg", "a symbolic link loop"),
       ("dangling.jpg", "missing.jpg", "a symbolic link to nothing"),
-      ("up", "..", "a symbolic link leading out"), ("again", "x.jpg", "a symbolic link to a folder"),
+      ("up", "..", "a symbolic link to a folder outside"), ("again", "x.jpg", "a symbolic link to a folder"),
       ("link.jpg", "photo.jpg", nil),
     ]
     for (name, target, reason) in links {

@@ -135,14 +135,16 @@ public struct InputScanner: Sendable {
             ? "a symbolic link loop: following it never reaches a file"
             : "a symbolic link to nothing: its target is missing")
       }
-      guard target == realRoot || target.starts(with: realRoot + [UInt8(ascii: "/")]) else {
-        return .skip("a symbolic link leading out of the input folder")
-      }
       guard let followed = FileSystemName.status(of: target, followingLinks: true) else {
         return .skip("a symbolic link whose target disappeared")
       }
-      // A folder reached through a link inside the tree is walked where it really is.
+      // A file linked from elsewhere is read (a photo manager's selection folder is links), but
+      // a folder outside is not walked: the run stays within the trees it was given. A folder
+      // reached through a link inside the tree is walked where it really is.
       if followed.st_mode & S_IFMT == S_IFDIR {
+        guard target == realRoot || target.starts(with: realRoot + [UInt8(ascii: "/")]) else {
+          return .skip("a symbolic link to a folder outside the input folder")
+        }
         return .skip("a symbolic link to a folder inside the input: its files are recorded where they are")
       }
       status = followed

@@ -24,16 +24,20 @@ final class InputScannerTests: XCTestCase {
     try png.write(to: root.appendingPathComponent(".hidden.png"))
     try Data("notes".utf8).write(to: root.appendingPathComponent("b/notes.txt"))
     try Data().write(to: root.appendingPathComponent("a.jpg"))
-    // A link inside the tree is followed; one leading out of it is not.
+    // A link to a file is followed, inside the tree or out of it; a link to a folder outside is not.
     let outside = directory.appendingPathComponent("outside.png")
     try png.write(to: outside)
     try fm.createSymbolicLink(at: root.appendingPathComponent("escape.png"), withDestinationURL: outside)
     try fm.createSymbolicLink(
       at: root.appendingPathComponent("inside.png"), withDestinationURL: root.appendingPathComponent("z.PNG"))
 
+    try fm.createSymbolicLink(at: root.appendingPathComponent("elsewhere"), withDestinationURL: directory)
+
     let listing = try InputScanner().scan([root])
-    XCTAssertEqual(listing.inputs.map(\.relativePath), ["a.jpg", "b/no-extension", "inside.png", "z.PNG"])
-    XCTAssertEqual(listing.skipped, ["b/notes.txt", "escape.png"])
+    XCTAssertEqual(
+      listing.inputs.map(\.relativePath), ["a.jpg", "b/no-extension", "escape.png", "inside.png", "z.PNG"])
+    XCTAssertEqual(listing.skipped, ["b/notes.txt", "elsewhere"])
+    XCTAssertEqual(listing.reasons["elsewhere"], "a symbolic link to a folder outside the input folder")
   }
 
   func testFoldersNamedLikeImagesAreWalkedAndOtherEntriesSkippedWithAReason() throws {
