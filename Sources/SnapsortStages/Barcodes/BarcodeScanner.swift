@@ -191,8 +191,10 @@ public final class BarcodeScanner {
   private final class ScanCopies {
     let gray: Bitmap
     lazy var regions: [CodeRegions.Region] = CodeRegions.find(in: gray)
-    /// Regions that bridge a block's gap: a whole 2-D code rather than its densest patches.
-    lazy var joinedRegions: [CodeRegions.Region] = CodeRegions.find(in: gray, limit: 2, reach: 2)
+    /// Regions that bridge a block's gap (a whole 2-D code rather than its densest patches),
+    /// rectified for perspective: their own corners, not a rotated box.
+    lazy var rectifiedJoinedRegions: [CodeRegions.Region] = CodeRegions.find(in: gray, limit: 2, reach: 2)
+      .map(\.rectified)
     lazy var blurred: Bitmap = gray.blurred()
     lazy var sharpened: Bitmap = gray.sharpened()
     init(_ gray: Bitmap) { self.gray = gray }
@@ -319,44 +321,20 @@ public final class BarcodeScanner {
       // found (a one-library code needs two passes).
       passes.append(
         Pass(zbar: false, zxing: hardReader, rescue: true, prepare: { (cache.blurred, identity) }))
-      for index in 0..<3 {
-        passes.append(
-          Pass(
-            zbar: useZBar, zxing: hardReader, rescue: true,
-            prepare: {
-              guard index < cache.regions.count else { return nil }
-              return CodeRegions.upright(cache.regions[index], of: cache.sharpened).map {
-                ($0.image, $0.toSource)
-              }
-            }))
+      passes += Self.regionPasses(3, zbar: useZBar, reader: hardReader, regions: { cache.regions }) {
+        cache.sharpened
       }
       // A code seen at a slant: its whole region's own corners warped to a rectangle (aztec-2/04,
       // 11 of the training folders; a cut from the sharpened copy read no more).
-      for index in 0..<2 {
-        passes.append(
-          Pass(
-            zbar: false, zxing: hardReader, rescue: true,
-            prepare: {
-              guard index < cache.joinedRegions.count else { return nil }
-              return CodeRegions.upright(cache.joinedRegions[index].rectified, of: gray).map {
-                ($0.image, $0.toSource)
-              }
-            }))
-      }
+      passes += Self.regionPasses(
+        2, zbar: false, reader: hardReader, regions: { cache.rectifiedJoinedRegions }
+      ) { gray }
       passes.append(
         Pass(
           zbar: useZBar, zxing: hardReader, rescue: true,
           prepare: { (gray.scaled(by: 1.5), { Point($0.x / 1.5, $0.y / 1.5) }) }))
-      for index in 0..<2 {
-        passes.append(
-          Pass(
-            zbar: false, zxing: hardReader, rescue: true,
-            prepare: {
-              guard index < cache.regions.count else { return nil }
-              return CodeRegions.upright(cache.regions[index], of: gray, scale: 2).map {
-                ($0.image, $0.toSource)
-              }
-            }))
+      passes += Self.regionPasses(2, zbar: false, reader: hardReader, regions: { cache.regions }, scale: 2) {
+        gray
       }
     }
     var rescueStarted = false
@@ -391,6 +369,23 @@ public final class BarcodeScanner {
           break
         }
       }
+    }
+  }
+
+  /// Rescue passes that each read one of the first `count` code-like regions, cut upright (and
+  /// scaled) from `image`; a pass whose region was not found is skipped.
+  private static func regionPasses(
+    _ count: Int, zbar: Bool, reader: ZXingReader, regions: @escaping () -> [CodeRegions.Region],
+    scale: Double = 1, of image: @escaping () -> Bitmap
+  ) -> [Pass] {
+    (0..<count).map { index in
+      Pass(
+        zbar: zbar, zxing: reader, rescue: true,
+        prepare: {
+          let found = regions()
+          guard index < found.count else { return nil }
+          return CodeRegions.upright(found[index], of: image(), scale: scale).map { ($0.image, $0.toSource) }
+        })
     }
   }
 

@@ -141,7 +141,7 @@ public final class ReceiptStage: Stage {
     if options.logoRereads, receipt.merchant == nil, let grey = flattened?.grey ?? read["grey"] {
       rereadLogo(&receipt, on: grey, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
     }
-    Self.assumeCurrency(&receipt, options.defaultCurrency.isEmpty ? nil : options.defaultCurrency)
+    Self.assumeCurrency(&receipt, options.defaultCurrency)
     if pass.timedOut {
       notes.append("receipt ocr timed out after \(pass.deadline) ms; text may be incomplete")
     }
@@ -150,8 +150,8 @@ public final class ReceiptStage: Stage {
 
   /// Gives a receipt that names no currency the configured default, marked as assumed; a page
   /// with no amount at all (a blank page, a photo that is no receipt) keeps a null currency.
-  static func assumeCurrency(_ receipt: inout ReceiptRecord, _ defaultCurrency: String?) {
-    guard receipt.currency == nil, let defaultCurrency,
+  static func assumeCurrency(_ receipt: inout ReceiptRecord, _ defaultCurrency: String) {
+    guard receipt.currency == nil, !defaultCurrency.isEmpty,
       receipt.total != nil || receipt.subtotal != nil || !receipt.items.isEmpty
     else { return }
     receipt.currency = defaultCurrency

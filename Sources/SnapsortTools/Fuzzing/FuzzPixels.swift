@@ -84,20 +84,3 @@ enum FuzzPixels {
     " ": [0, 0, 0, 0, 0, 0, 0],
   ]
 }
-
-/// The tesseract engine the fuzz target reuses: created once (loading `eng` takes ~100 ms, far
-/// longer than one input), used by one input at a time.
-final class FuzzEngine: @unchecked Sendable {
-  static let shared = FuzzEngine()
-  private let lock = NSLock()
-  private var engine: TesseractEngine?
-
-  func recognize(_ bitmap: Bitmap) -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    if engine == nil { engine = try? TesseractEngine(languages: "eng") }
-    guard let engine else { return false }
-    let result = engine.recognize(bitmap, segmentation: .sparseText, deadline: 1_000)
-    return result.words.contains { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }
-  }
-}

@@ -69,9 +69,15 @@ enum FuzzTargets {
   /// Tesseract (`eng`, one engine reused, as a worker does) on the pixels, a second at most;
   /// accepted when a word is recognised. Small inputs only: recognition costs ~1 ms per 1 000 px.
   static func tesseract(_ data: Data) -> Bool {
-    guard let bitmap = FuzzPixels.bitmap(data, maxPixels: 200_000) else { return false }
-    return FuzzEngine.shared.recognize(bitmap)
+    guard let bitmap = FuzzPixels.bitmap(data, maxPixels: 200_000), let engine = tesseractEngine else {
+      return false
+    }
+    let result = engine.recognize(bitmap, segmentation: .sparseText, deadline: 1_000)
+    return result.words.contains { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }
   }
+
+  /// Made on first use (loading `eng` takes ~100 ms, far longer than one input) and reused.
+  static let tesseractEngine = try? SharedTesseractEngine(languages: "eng")
 
   // MARK: - Seeds
 

@@ -31,7 +31,7 @@ final class FuzzSmokeTests: XCTestCase {
     let (seconds, seed) = (Self.secondsPerTarget, Self.seed)
     print("fuzz smoke: seed \(seed), \(seconds) s per target; an input in flight is kept in \(folder.path)")
     let targets = FuzzTargets.all.keys.sorted()
-    let outcomes = Outcomes(count: targets.count)
+    let outcomes = Slots<Result<MutationFuzzer.Outcome?, any Error>>(count: targets.count)
     // Two targets at a time: the machines this runs on have two cores.
     DispatchQueue.concurrentPerform(iterations: 2) { lane in
       for index in stride(from: lane, to: targets.count, by: 2) {
@@ -42,8 +42,9 @@ final class FuzzSmokeTests: XCTestCase {
       }
     }
     var refused = 0
+    let results = outcomes.values
     for (index, target) in targets.enumerated() {
-      let outcome = try XCTUnwrap(try outcomes.get(index)?.get(), "\(target) has no seeds")
+      let outcome = try XCTUnwrap(try results[index]?.get(), "\(target) has no seeds")
       print("fuzz smoke: \(target): \(outcome.inputs) inputs, \(outcome.accepted) accepted")
       refused += outcome.inputs - outcome.accepted
       XCTAssertGreaterThanOrEqual(outcome.inputs, 5, "\(target) was barely fuzzed")
@@ -81,22 +82,5 @@ final class FuzzSmokeTests: XCTestCase {
     }
     XCTAssertEqual(mutations(), mutations())
     XCTAssertTrue(mutations().contains { $0 != seed })
-  }
-}
-
-/// Results written by the fuzzing lanes, one slot each.
-private final class Outcomes: @unchecked Sendable {
-  private let lock = NSLock()
-  private var values: [Result<MutationFuzzer.Outcome?, any Error>?]
-  init(count: Int) { values = Array(repeating: nil, count: count) }
-  func set(_ index: Int, _ value: Result<MutationFuzzer.Outcome?, any Error>) {
-    lock.lock()
-    values[index] = value
-    lock.unlock()
-  }
-  func get(_ index: Int) -> Result<MutationFuzzer.Outcome?, any Error>? {
-    lock.lock()
-    defer { lock.unlock() }
-    return values[index]
   }
 }
