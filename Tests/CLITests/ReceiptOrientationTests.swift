@@ -26,13 +26,7 @@ final class ReceiptOrientationTests: XCTestCase {
       "run", input.path, "--out", out.path, "--preset", "receipts", "--quiet", "--jobs", "2",
     ])
     XCTAssertEqual(result.status, 0, result.stderr)
-    var records: [String: [String: Any]] = [:]
-    for line in try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8)
-      .split(separator: "\n")
-    {
-      let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-      records[record["file"] as! String] = record
-    }
+    let records = try Self.recordsByFile(in: out)
     for name in ["upright", "upside-down", "sideways"] {
       let receipt = try XCTUnwrap(records["\(name).jpg"]?["receipt"] as? [String: Any], name)
       XCTAssertEqual(receipt["total"] as? String, "12.90", name)
@@ -69,13 +63,7 @@ final class ReceiptOrientationTests: XCTestCase {
     let out = folder.appendingPathComponent("out")
     let result = try CLI.run(["run", input.path, "--out", out.path, "--config", config.path, "--quiet"])
     XCTAssertEqual(result.status, 0, result.stderr)
-    var receipts: [String: [String: Any]] = [:]
-    for line in try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8)
-      .split(separator: "\n")
-    {
-      let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-      receipts[record["file"] as! String] = record["receipt"] as? [String: Any]
-    }
+    let receipts = try Self.recordsByFile(in: out).compactMapValues { $0["receipt"] as? [String: Any] }
     XCTAssertEqual(receipts["euro.jpg"]?["currency"] as? String, "EUR")
     XCTAssertNil(receipts["euro.jpg"]?["currency_assumed"])
     XCTAssertTrue(receipts["blank.jpg"]?["currency"] is NSNull)
@@ -94,5 +82,17 @@ final class ReceiptOrientationTests: XCTestCase {
     let refused = try CLI.run(["run", input.path, "--out", out.path, "--config", bad.path, "--quiet"])
     XCTAssertNotEqual(refused.status, 0)
     XCTAssertTrue(refused.stderr.contains("default_currency"), refused.stderr)
+  }
+
+  /// The run's records as JSON objects by file: the tests check nulls as written.
+  static func recordsByFile(in out: URL) throws -> [String: [String: Any]] {
+    var records: [String: [String: Any]] = [:]
+    for line in try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8)
+      .split(separator: "\n")
+    {
+      let record = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      records[try XCTUnwrap(record["file"] as? String)] = record
+    }
+    return records
   }
 }
