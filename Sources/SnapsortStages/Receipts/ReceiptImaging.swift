@@ -56,31 +56,38 @@ public enum ReceiptImaging {
   public static func sauvola(_ gray: Bitmap, radius: Int, k: Double) -> Bitmap {
     precondition(gray.format == .gray)
     let w = gray.width, h = gray.height
-    // Integral images of the values and their squares, one extra row and column of zeros.
-    var sums = [Double](repeating: 0, count: (w + 1) * (h + 1))
-    var squares = [Double](repeating: 0, count: (w + 1) * (h + 1))
-    gray.pixels.withUnsafeBufferPointer { src in
-      for y in 0..<h {
-        var rowSum = 0.0, rowSquares = 0.0
-        for x in 0..<w {
-          let v = Double(src[y * w + x])
-          rowSum += v
-          rowSquares += v * v
-          sums[(y + 1) * (w + 1) + x + 1] = sums[y * (w + 1) + x + 1] + rowSum
-          squares[(y + 1) * (w + 1) + x + 1] = squares[y * (w + 1) + x + 1] + rowSquares
-        }
-      }
-    }
+    // Each column's sum of values and of squares over the window's rows, moved down one row at a
+    // time: memory for a few rows instead of two integral images of the page (16 bytes a pixel,
+    // 160 MB for a 10-megapixel receipt). Sums stay integers, so every threshold is the one the
+    // integral images gave.
+    let sums = UnsafeMutableBufferPointer<Int>.allocate(capacity: 4 * w + 2)
+    defer { sums.deallocate() }
+    sums.initialize(repeating: 0)
+    let columnSums = sums.baseAddress!, columnSquares = columnSums + w
+    let prefixSums = columnSquares + w, prefixSquares = prefixSums + w + 1
+    var top = 0, bottom = 0
     return Bitmap(width: w, height: h, format: .gray) { out in
       gray.pixels.withUnsafeBufferPointer { src in
         for y in 0..<h {
           let y0 = max(0, y - radius), y1 = min(h, y + radius + 1)
+          for (row, sign) in (bottom..<y1).map({ ($0, 1) }) + (top..<y0).map({ ($0, -1) }) {
+            for x in 0..<w {
+              let v = Int(src[row * w + x])
+              columnSums[x] += sign * v
+              columnSquares[x] += sign * v * v
+            }
+          }
+          bottom = max(bottom, y1)
+          top = max(top, y0)
+          for x in 0..<w {
+            prefixSums[x + 1] = prefixSums[x] + columnSums[x]
+            prefixSquares[x + 1] = prefixSquares[x] + columnSquares[x]
+          }
           for x in 0..<w {
             let x0 = max(0, x - radius), x1 = min(w, x + radius + 1)
             let n = Double((y1 - y0) * (x1 - x0))
-            let a = y1 * (w + 1) + x1, b = y0 * (w + 1) + x1, c = y1 * (w + 1) + x0, d = y0 * (w + 1) + x0
-            let mean = (sums[a] - sums[b] - sums[c] + sums[d]) / n
-            let variance = max(0, (squares[a] - squares[b] - squares[c] + squares[d]) / n - mean * mean)
+            let mean = Double(prefixSums[x1] - prefixSums[x0]) / n
+            let variance = max(0, Double(prefixSquares[x1] - prefixSquares[x0]) / n - mean * mean)
             let threshold = mean * (1 + k * (variance.squareRoot() / 128 - 1))
             out[y * w + x] = Double(src[y * w + x]) > threshold ? 255 : 0
           }

@@ -219,3 +219,35 @@ final class DoubtfulDateTests: XCTestCase {
     XCTAssertNil(ReceiptStage.dateFromBlock(page: page, block: page), "the same date changes nothing")
   }
 }
+
+final class SauvolaTests: XCTestCase {
+  /// Every pixel against Sauvola's threshold computed directly from its window.
+  func testMatchesTheThresholdOfEachWindow() {
+    var generator = SeededGenerator(seed: 7)
+    let w = 37, h = 23, radius = 4, k = 0.3
+    let gray = Bitmap(width: w, height: h, format: .gray) { out in
+      for i in 0..<(w * h) { out[i] = UInt8.random(in: 0...255, using: &generator) }
+    }
+    let binary = ReceiptImaging.sauvola(gray, radius: radius, k: k)
+    var differing = 0
+    for y in 0..<h {
+      for x in 0..<w {
+        var values: [Double] = []
+        for wy in max(0, y - radius)..<min(h, y + radius + 1) {
+          for wx in max(0, x - radius)..<min(w, x + radius + 1) {
+            values.append(Double(gray.pixels[wy * w + wx]))
+          }
+        }
+        let mean = values.reduce(0, +) / Double(values.count)
+        let variance = values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count)
+        let threshold = mean * (1 + k * (variance.squareRoot() / 128 - 1))
+        let expected: UInt8 = Double(gray.pixels[y * w + x]) > threshold ? 255 : 0
+        if binary.pixels[y * w + x] != expected && abs(Double(gray.pixels[y * w + x]) - threshold) > 1e-6 {
+          differing += 1
+        }
+      }
+    }
+    XCTAssertEqual(differing, 0)
+    XCTAssertTrue(binary.pixels.contains(0) && binary.pixels.contains(255))
+  }
+}
