@@ -13,7 +13,7 @@ import SnapsortNative
 /// card's aspect (an app draws ID-1 undistorted) and the largest area wins: the outermost steps
 /// of the card's shape, not a band of its artwork. A side at the screen's edge may stay there
 /// (a card running off the screen). Thresholds fitted on generated train screenshots
-/// (`bench/gen`, `--split train --seed 7101`, 200 images).
+/// (`bench/gen`, `--split train --seed 7101`, 200 images; refitted on seed 8101, 300 images).
 struct ScreenCardRefiner {
   /// Full-resolution or analysis pixels, RGB or grey, in the quad's coordinates.
   let image: Bitmap
@@ -23,9 +23,13 @@ struct ScreenCardRefiner {
   /// How far out a side may move, in pixels (the detector's rounding).
   var outward = 3
   /// Smallest median step, in levels, that counts as an edge.
-  var minimumStep = 4
+  var minimumStep = 6
   /// Peaks lower than this share of a side's strongest peak are texture, not the card's edge.
-  var relativeStep = 0.2
+  /// Low: a white card's edge on a light theme (13 levels) is weaker than a band inside it (255).
+  var relativeStep = 0.05
+  /// How many times the steps around it (the median of those two to four pixels away) a peak
+  /// must be to be an edge and not a stretch of a shadow's ramp.
+  var sharpness = 2.0
   /// Largest relative difference between a combination's aspect and the card's.
   var aspectTolerance = 0.03
   /// Width of the preference for the exact aspect among combinations within the tolerance.
@@ -36,10 +40,14 @@ struct ScreenCardRefiner {
   var aboveGap = 0.35
   var aboveWidening = 0.08
   var aboveReach = 0.45
+  /// How far, in card heights, the strip reaches down into the panel's quad: fitted through the
+  /// blur of the panel's shadow, its top may lie above the card's lower edge.
+  var aboveInto = 0.05
   /// A quad this many card heights tall (for its width) is a card with something below it.
   var tallness = 1.25
   /// Largest angle, in degrees, between a side and the image's axes for the quad to be upright.
-  var maximumTilt = 1.0
+  /// Two, not one: a panel's quad fitted through its shadow's blur leans by just over a degree.
+  var maximumTilt = 2.0
 
   private enum Side: CaseIterable { case left, top, right, bottom }
 
@@ -69,7 +77,7 @@ struct ScreenCardRefiner {
     let width = x1 - x0, height = width / CardDetector.cardAspect
     let above = Box(
       x0: max(0, x0 - aboveWidening * width), y0: max(0, y0 - (aboveGap + 1.15) * height),
-      x1: min(Double(image.width), x1 + aboveWidening * width), y1: y0 - 2)
+      x1: min(Double(image.width), x1 + aboveWidening * width), y1: y0 - 2 + aboveInto * height)
     guard above.y1 - above.y0 > 0.6 * height, let found = search(above, reach: aboveReach),
       found.weakestStep >= 2 * minimumStep
     else { return nil }
@@ -149,11 +157,26 @@ struct ScreenCardRefiner {
     var found: [Peak] = []
     for i in steps.indices where steps[i] >= floor {
       let left = i > 0 ? steps[i - 1] : 0, right = i + 1 < steps.count ? steps[i + 1] : 0
-      if steps[i] >= left && steps[i] >= right { found.append((positions[i], steps[i])) }
+      if steps[i] >= left && steps[i] >= right && standsOut(i, in: steps) {
+        found.append((positions[i], steps[i]))
+      }
     }
     // A side with no step of its own stays where it was; one at the image's edge may stay there.
     if found.isEmpty || centre <= 1 || centre >= limit - 1 { found.append((centre, 0)) }
     return found
+  }
+
+  /// Whether the step at `i` is an edge rather than a stretch of a shadow's or glow's ramp: a
+  /// ramp steps by about as much at every pixel, an edge stands well above the steps two to four
+  /// pixels either side of it (their median, so another edge nearby does not count).
+  private func standsOut(_ i: Int, in steps: [Int]) -> Bool {
+    var around: [Int] = []
+    for j in [i - 4, i - 3, i - 2, i + 2, i + 3, i + 4] where steps.indices.contains(j) {
+      around.append(steps[j])
+    }
+    guard !around.isEmpty else { return true }
+    around.sort()
+    return Double(steps[i]) >= sharpness * Double(around[(around.count - 1) / 2])
   }
 
   /// The median over `span` of the largest channel difference across the pixel edge at

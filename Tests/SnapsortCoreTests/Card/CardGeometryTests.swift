@@ -11,9 +11,9 @@ import XCTest
 /// homography onto a textured background, next to a distractor rectangle.
 final class CardGeometryTests: XCTestCase {
   /// Renders a scene and returns it with the card's true corners.
-  private func scene(rotation: Double, tilt: Double) -> (Bitmap, [Point]) {
+  private func scene(rotation: Double, tilt: Double, centre: Point = Point(620, 470)) -> (Bitmap, [Point]) {
     let width = 1200, height = 900
-    let cx = 620.0, cy = 470.0, w = 520.0, h = w / CardDetector.cardAspect
+    let cx = centre.x, cy = centre.y, w = 520.0, h = w / CardDetector.cardAspect
     let a = rotation * .pi / 180
     var corners = [Point(-w / 2, -h / 2), Point(w / 2, -h / 2), Point(w / 2, h / 2), Point(-w / 2, h / 2)]
     corners = corners.map { p in
@@ -54,6 +54,16 @@ final class CardGeometryTests: XCTestCase {
       let iou = Quad.iou(result.quad, truth)
       XCTAssertGreaterThan(iou, 0.95, "rotation \(rotation), tilt \(tilt): IoU \(iou)")
     }
+  }
+
+  /// A card held close runs off the photo: its corner lies 7 % of the frame outside it, while
+  /// over half of each side is seen. The quad is the whole card, corner outside included.
+  func testFindsACardWhoseCornerRunsOffTheFrame() throws {
+    let (image, truth) = scene(rotation: 35, tilt: 0, centre: Point(977, 470))
+    XCTAssertGreaterThan(truth.map(\.x).max()!, 1200 + 0.05 * 1200, "the scene must put a corner outside")
+    let result = try XCTUnwrap(CardDetector().detect(in: image))
+    let iou = Quad.iou(result.quad, truth)
+    XCTAssertGreaterThan(iou, 0.9, "IoU \(iou)")
   }
 
   /// The ranking's priors: a quad near the middle beats the same quad at the edge by at most

@@ -12,11 +12,13 @@ final class ScreenCardRefinerTests: XCTestCase {
 
   /// A light-theme screen: the shadow a blurred dark rectangle offset down (darkest at the card,
   /// fading over `blur` pixels), the card drawn over it with a band across its top.
-  private func screenshot(blur: Double, shadowAlpha: Double, jpegNoise: Bool = false, panel: Bool = false)
-    -> Bitmap
-  {
+  private func screenshot(
+    blur: Double, shadowAlpha: Double, jpegNoise: Bool = false, panel: Bool = false,
+    whiteFooter: Bool = false,
+    background: Double = 242
+  ) -> Bitmap {
     let width = 720, height = 1400, radius = 40, drop = 24.0
-    let background = 242.0, cardColour: (UInt8, UInt8, UInt8) = (30, 90, 160)
+    let cardColour: (UInt8, UInt8, UInt8) = (30, 90, 160)
     let band: (UInt8, UInt8, UInt8) = (200, 40, 40)
     var seed: UInt32 = 11
     return Bitmap(width: width, height: height, format: .rgb) { out in
@@ -29,6 +31,8 @@ final class ScreenCardRefinerTests: XCTestCase {
             colour = bar ? (0, 0, 0) : (255, 255, 255)
           } else if self.inCard(x, y, radius: radius) {
             colour = y < self.card.y0 + 90 ? band : cardColour
+            // A white strip along the card's foot (holder and number rows on some cards).
+            if whiteFooter, y >= self.card.y1 - 60 { colour = (255, 255, 255) }
           } else {
             // Distance outside the shadow's rectangle (the card moved down by `drop`).
             let dx = max(Double(self.card.x0) - Double(x), 0, Double(x) - Double(self.card.x1))
@@ -121,6 +125,22 @@ final class ScreenCardRefinerTests: XCTestCase {
     try assertCorners(refiner.cardAbove(panelQuad), within: 1)
     // The card itself has nothing of its shape above it: it stays.
     XCTAssertNil(refiner.cardAbove(truth))
+  }
+
+  func testAFaintFootEdgeIsFoundBesideAStrongBandInsideTheCard() throws {
+    // White foot on a light theme: 15 levels at the card's bottom, 225 at the strip's top edge
+    // inside it, both within the bottom side's search.
+    let image = screenshot(blur: 1, shadowAlpha: 0, whiteFooter: true, background: 240)
+    let coarse = [Point(34, 194), Point(686, 194), Point(686, 610), Point(34, 610)]
+    try assertCorners(ScreenCardRefiner(image: image).refine(coarse), within: 1)
+  }
+
+  func testTheCardAboveAPanelWhoseQuadStartsInsideTheCardsFoot() throws {
+    // The panel's quad, fitted through its shadow's blur, begins a few pixels above the card's
+    // lower edge.
+    let image = screenshot(blur: 20, shadowAlpha: 0.4, panel: true)
+    let panelQuad = [Point(40, 600), Point(680, 600), Point(680, 1064), Point(40, 1064)]
+    try assertCorners(ScreenCardRefiner(image: image).cardAbove(panelQuad), within: 1)
   }
 
   func testTheCardAtTheTopOfAQuadThatRunsOnIntoThePanelBelow() throws {
