@@ -31,6 +31,10 @@ public final class OCRStage: Stage {
     /// diacritics `languages` lost (`Latin`: tesseract's Latin-script model, Debian's
     /// `tesseract-ocr-script-latn`); "" reads each line once.
     public var nameLanguages: String = "Latin"
+    /// Load `name_languages` with its word lists. Off: `Latin`'s list spans every Latin-script
+    /// language, costs about 210 MB resident, and pulls a brand name's reading towards
+    /// dictionary words it is not.
+    public var nameWordLists: Bool = false
     /// Tesseract packs, comma-separated, that read the suggested name's lines again, each with its
     /// own engine shared by the workers (about 35 MB each, loaded once), for the Cyrillic names
     /// `languages` and `name_languages` cannot read: the Cyrillic reading is taken when tesseract is
@@ -99,7 +103,9 @@ public final class OCRStage: Stage {
     self.nameReader = CardNameReader(
       model: options.nameModel.isEmpty ? nil : try NameModel.load(from: context.resolve(options.nameModel)),
       nameEngine: options.nameLanguages.isEmpty || (options.nameRereads == 0 && !logsCandidates)
-        ? nil : try context.sharedEngines.engine(languages: options.nameLanguages),
+        ? nil
+        : try context.sharedEngines.engine(
+          languages: options.nameLanguages, wordLists: options.nameWordLists),
       spellings: options.catalog.isEmpty
         ? nil : CardNameCatalog(catalog: try IssuerCatalog.load(from: context.resolve(options.catalog))),
       cyrillicEngines: options.nameRereads == 0
