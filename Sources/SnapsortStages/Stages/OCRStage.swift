@@ -37,8 +37,9 @@ public final class OCRStage: Stage {
     public var nameWordLists: Bool = false
     /// Tesseract packs, comma-separated, that read the suggested name's lines again, each with its
     /// own engine shared by the workers (about 35 MB each, loaded once), for the Cyrillic names
-    /// `languages` and `name_languages` cannot read: the Cyrillic reading is taken when tesseract is
-    /// surer of it than of the `name_languages` one; "" for none.
+    /// `languages` and `name_languages` cannot read: the Cyrillic reading is taken when the name
+    /// model's fitted Cyrillic choice (`NameModel.cyrillic`) prefers it to the `name_languages` one
+    /// (never without a name model); "" for none.
     public var cyrillicLanguages: String = "rus,ukr"
     /// How many of the best name candidates are read again with `name_languages`.
     public var nameRereads: Int = 2

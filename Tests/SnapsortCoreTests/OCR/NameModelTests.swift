@@ -35,6 +35,32 @@ final class NameModelTests: XCTestCase {
     XCTAssertTrue((0..<1).contains(model.threshold))
   }
 
+  /// The same for the fitted Cyrillic choice, which must exist: without it no Cyrillic reading is
+  /// ever taken.
+  func testBundledCyrillicChoiceReproducesTheFittingScript() throws {
+    let choice = try XCTUnwrap(try bundled().cyrillic)
+    let examples = try XCTUnwrap(choice.examples)
+    XCTAssertFalse(examples.isEmpty)
+    for example in examples {
+      XCTAssertEqual(choice.probability(example.features), example.probability, accuracy: 1e-5)
+    }
+    XCTAssertEqual(Set(choice.features), Set(CyrillicChoice.featureNames))
+  }
+
+  /// The Swift measurements match the fitting script's (bench/names/fit_names.py
+  /// `cyrillic_measurements`) on a reading it logged.
+  func testCyrillicMeasurements() {
+    let values = CyrillicChoice.measurements(
+      cyrillic: .init(text: "Аптека Ёж", confidence: 81), latin: .init(text: "Lidl Café", confidence: 60),
+      pageConfidence: 0.4)
+    XCTAssertEqual(values["confidence_margin"]!, 0.21, accuracy: 1e-9)
+    XCTAssertEqual(values["cyrillic_share"], 1)
+    XCTAssertEqual(values["cyrillic_letters"]!, log1p(8), accuracy: 1e-9)
+    XCTAssertEqual(values["latin_letters"]!, log1p(8), accuracy: 1e-9)
+    XCTAssertEqual(values["latin_diacritics"], 1)
+    XCTAssertEqual(values["page_confidence"], 0.4)
+  }
+
   func testModelWithAFeatureThisBuildDoesNotComputeIsRejected() throws {
     var model = try bundled()
     model.features[0] = "stroke_width"
