@@ -26,14 +26,18 @@ struct CardNameReader {
   }
 
   /// Suggested name first, deduplicated, and whether the first is the catalog's spelling.
+  /// - Parameters:
+  ///   - result: the page reading; `coarse`: the coarser second reading (`coarse_page_height`),
+  ///     whose lines the name model ranks too.
   func names(
-    _ result: TesseractEngine.Result, page gray: Bitmap, file: String, deadline: () -> Int
+    _ result: TesseractEngine.Result, coarse: TesseractEngine.Result?, page gray: Bitmap, file: String,
+    deadline: () -> Int
   ) -> (names: [String], catalogSpelling: Bool) {
     let found =
       model.map {
         $0.rank(
           NameLineCandidates.candidates(
-            lines: result.lines, words: result.words, width: Double(gray.width), height: Double(gray.height)))
+            page: result, coarse: coarse, width: Double(gray.width), height: Double(gray.height)))
       }
       ?? CardNamePicker.candidates(lines: result.lines, words: result.words, height: Double(gray.height))
     var names: [String] = []

@@ -95,6 +95,21 @@ final class NameModelTests: XCTestCase {
     XCTAssertFalse(candidates.contains { $0.text.contains("Kaffe Scan") })
   }
 
+  /// The coarse reading adds the lines the page reading has no candidate for, marked as such.
+  func testCoarseReadingAddsOnlyNewLines() {
+    let page = [
+      item("Pag", y: 60, h: 40), item("Scan at checkout", y: 520, h: 22), item("Vesterbro", y: 300, h: 30),
+    ]
+    let coarse = [item("PageTurner", y: 50, h: 90), item("Vesterbro", y: 300, h: 30)]
+    let candidates = NameLineCandidates.candidates(
+      page: .init(lines: page, words: words(page), timedOut: false),
+      coarse: .init(lines: coarse, words: words(coarse), timedOut: false),
+      width: 1012, height: 638)
+    XCTAssertEqual(candidates.filter { $0.text == "Vesterbro" }.count, 1)
+    XCTAssertEqual(candidates.first { $0.text == "Vesterbro" }?.features["coarse_reading"], 0)
+    XCTAssertEqual(candidates.first { $0.text == "PageTurner" }?.features["coarse_reading"], 1)
+  }
+
   func testLexiconCoversSmallPrintNotBrands() {
     let lexicon = CardNameLexicon.shared
     XCTAssertEqual(lexicon.coverage(of: "Scan at checkout").boilerplate, 1)
