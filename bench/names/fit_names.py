@@ -32,7 +32,7 @@ FEATURES = [
     "height", "height_to_tallest", "height_rank", "top", "lines_above", "centre_offset", "width",
     "confidence", "weakest_word", "log_letters", "letter_share", "kept_share", "words", "capitals",
     "digits", "boilerplate", "programme", "given_name", "person_name", "lines", "strokes_only",
-    "word_like",
+    "word_like", "coarse_reading",
 ]
 
 
@@ -85,20 +85,122 @@ def matrix(candidates):
 
 
 def labels(truth, candidates):
+    """1 for the name's line: its page text, or its Latin or Cyrillic reading on its own, is within
+    0.8 of the name (the page reading, `eng`, reads no Cyrillic and misreads large type)."""
     want = fold(truth["name"])
-    return np.array([ratio(fold(c["text"]), want) >= 0.8 for c in candidates], dtype=int)
+    return np.array([any(ratio(fold(r["text"]), want) >= 0.8 for r in (c, c.get("reread"), c.get("cyrillic")) if r)
+                     for c in candidates], dtype=int)
 
 
-def text_of(candidate, how):
+def text_of(candidate, how, cyrillic=None):
     """The name text: `page`, `reconciled` (CardNameReconciler), or a number: the re-reading when
-    its confidence is at least that, else the reconciled text."""
+    its confidence is at least that, else the reconciled text; then the Cyrillic packs' reading
+    when the `cyrillic` choice (CyrillicChoice) takes it."""
     reconciled = candidate.get("reconciled") or candidate["text"]
     if how == "page":
         return candidate["text"]
     if how == "reconciled":
         return reconciled
+    if cyrillic is not None and candidate.get("cyrillic") and cyrillic.takes(candidate):
+        return candidate["cyrillic"]["text"]
     reread = candidate.get("reread")
     return reread["text"] if reread and reread["confidence"] >= how else reconciled
+
+
+CYRILLIC_FEATURES = [
+    "cyrillic_confidence", "latin_confidence", "confidence_margin", "page_confidence", "cyrillic_share",
+    "cyrillic_letters", "latin_letters", "latin_diacritics",
+]
+
+
+def fold_letter(c):
+    """IssuerText.fold of one letter."""
+    d = "".join(x for x in unicodedata.normalize("NFKD", c.lower()) if unicodedata.category(x) not in ("Mn", "Mc", "Me"))
+    return {"ł": "l", "ß": "ss", "ø": "o", "æ": "ae", "œ": "oe", "đ": "d", "ı": "i"}.get(d, d)
+
+
+def has_diacritics(text):
+    """CardNameReconciler.hasDiacritics."""
+    return any(c.isalpha() and not c.isascii() and fold_letter(c) != c.lower() for c in text)
+
+
+def cyrillic_measurements(candidate):
+    """CyrillicChoice.measurements of a logged candidate. Keep in step with the Swift."""
+    cyrillic, latin = candidate["cyrillic"], candidate.get("reread")
+    letters = [c for c in cyrillic["text"] if c.isalpha()]
+    latin_text = latin["text"] if latin else ""
+    latin_confidence = latin["confidence"] if latin else 0.0
+    return {
+        "cyrillic_confidence": cyrillic["confidence"] / 100,
+        "latin_confidence": latin_confidence / 100,
+        "confidence_margin": (cyrillic["confidence"] - latin_confidence) / 100,
+        "page_confidence": candidate["features"].get("confidence", 0.0),
+        "cyrillic_share": sum(0x400 <= ord(c) <= 0x4FF for c in letters) / max(1, len(letters)),
+        "cyrillic_letters": float(np.log1p(len(letters))),
+        "latin_letters": float(np.log1p(sum(c.isalpha() for c in latin_text))),
+        "latin_diacritics": 1.0 if has_diacritics(latin_text) else 0.0,
+    }
+
+
+class CyrillicFit:
+    """A fitted CyrillicChoice: logistic regression, and the probability from which it takes."""
+
+    def __init__(self, rows, ys, C):
+        x = np.array([[r[n] for n in CYRILLIC_FEATURES] for r in rows], dtype=float)
+        self.scaler = StandardScaler().fit(x)
+        self.model = LogisticRegression(C=C, max_iter=2000).fit(self.scaler.transform(x), ys)
+        self.threshold = 1.01
+
+    def probability(self, measurements):
+        x = np.array([[measurements[n] for n in CYRILLIC_FEATURES]], dtype=float)
+        return float(self.model.predict_proba(self.scaler.transform(x))[0, 1])
+
+    def takes(self, candidate):
+        return self.probability(cyrillic_measurements(candidate)) >= self.threshold
+
+    def to_json(self, examples):
+        return {
+            "features": CYRILLIC_FEATURES,
+            "mean": [float(v) for v in self.scaler.mean_],
+            "scale": [float(v) for v in self.scaler.scale_],
+            "weights": [float(v) for v in self.model.coef_[0]],
+            "bias": float(self.model.intercept_[0]),
+            "threshold": round(self.threshold, 6),
+            "examples": [{"features": m, "probability": round(self.probability(m), 6)} for m in examples],
+        }
+
+
+def fit_cyrillic(photos, model, scaler, threshold, reread_confidence, C):
+    """The Cyrillic choice, fitted on the training cards' lines that have a Cyrillic reading: each
+    card's best candidate, and any line whose Latin or Cyrillic reading is within 0.8 of the name.
+    Label: the Cyrillic reading is nearer the printed name than the Latin text. The threshold is
+    the probability that gives the most exact names on those cards."""
+    rows, ys = [], []
+    for truth, candidates in photos:
+        if not candidates:
+            continue
+        want = norm(truth["name"])
+        p = model.predict_proba(scaler.transform(matrix(candidates)))[:, 1]
+        for i, c in enumerate(candidates):
+            if not c.get("cyrillic"):
+                continue
+            latin = ratio(norm(text_of(c, reread_confidence)), want)
+            cyrillic = ratio(norm(c["cyrillic"]["text"]), want)
+            if i == int(np.argmax(p)) or max(latin, cyrillic) >= 0.8:
+                rows.append(cyrillic_measurements(c))
+                ys.append(int(cyrillic > latin))
+    if len(set(ys)) < 2:
+        return None
+    fit = CyrillicFit(rows, ys, C)
+    best = (score(photos, model, scaler, threshold, reread_confidence, fit)[0], 1.01)
+    for t in sorted({round(fit.probability(r), 3) for r in rows}):
+        fit.threshold = t
+        e = score(photos, model, scaler, threshold, reread_confidence, fit)[0]
+        if e > best[0] or (e == best[0] and abs(t - 0.5) < abs(best[1] - 0.5)):
+            best = (e, t)
+    fit.threshold = best[1]
+    print(f"cyrillic choice: {len(rows)} lines, {sum(ys)} nearer in Cyrillic; threshold {fit.threshold:.3f}")
+    return fit
 
 
 def choose_reread_confidence(photos, model, scaler, threshold):
@@ -112,7 +214,7 @@ def choose_reread_confidence(photos, model, scaler, threshold):
     return best[1]
 
 
-def score(photos, model, scaler, threshold, how):
+def score(photos, model, scaler, threshold, how, cyrillic=None):
     """exact, fuzzy, none, n over photos with the best candidate's text taken `how`."""
     exact = fuzzy = none = 0
     for truth, candidates in photos:
@@ -121,11 +223,23 @@ def score(photos, model, scaler, threshold, how):
             p = model.predict_proba(scaler.transform(matrix(candidates)))[:, 1]
             i = int(np.argmax(p))
             best = candidates[i] if p[i] >= threshold else None
-        got = text_of(best, how) if best else ""
+        got = text_of(best, how, cyrillic) if best else ""
         none += best is None
         exact += norm(got) == norm(truth["name"])
         fuzzy += ratio(norm(got), norm(truth["name"])) >= 0.8
     return exact, fuzzy, none, len(photos)
+
+
+def candidate_exists(photos):
+    """Cards with a candidate whose page text (`page`), or any of its readings (`read`), is within
+    0.8 of the name, case and diacritics folded: what ranking can reach at best."""
+    page = read = 0
+    for truth, candidates in photos:
+        want = fold(truth["name"])
+        page += any(ratio(fold(c["text"]), want) >= 0.8 for c in candidates)
+        read += any(ratio(fold(r["text"]), want) >= 0.8
+                    for c in candidates for r in (c, c.get("reread"), c.get("cyrillic")) if r)
+    return page, read
 
 
 def choose_threshold(photos, model, scaler, max_loss):
@@ -162,12 +276,18 @@ def main():
     model = LogisticRegression(C=args.C, max_iter=2000).fit(scaler.transform(x), y)
     threshold = choose_threshold(train, model, scaler, args.max_loss)
     reread_confidence = choose_reread_confidence(train, model, scaler, threshold)
+    cyrillic = fit_cyrillic(train, model, scaler, threshold, reread_confidence, args.C)
     print(f"train: {len(train)} cards, {len(y)} candidates, {y.sum()} positive; threshold {threshold:.3f}; "
           f"re-reading taken from confidence {reread_confidence:.0f}")
     for name, photos in [("train", train)] + [(p, load([p])) for p in args.heldout]:
-        for how in ("page", "reconciled", reread_confidence):
-            e, f, n, total = score(photos, model, scaler, threshold, how)
-            print(f"{name} [{how}]: exact {e}/{total} ({100 * e / max(1, total):.1f} %), "
+        page, read = candidate_exists(photos)
+        print(f"{name}: a candidate within 0.8 exists on {page}/{len(photos)} (page text), "
+              f"{read}/{len(photos)} (any reading)")
+        for how, choice in [("page", None), ("reconciled", None), (reread_confidence, None),
+                            (reread_confidence, cyrillic)]:
+            e, f, n, total = score(photos, model, scaler, threshold, how, choice)
+            label = f"{how}{' +cyrillic' if choice else ''}"
+            print(f"{name} [{label}]: exact {e}/{total} ({100 * e / max(1, total):.1f} %), "
                   f"fuzzy≥0.8 {f}/{total} ({100 * f / max(1, total):.1f} %), none {n}")
     for name, w in sorted(zip(FEATURES, model.coef_[0]), key=lambda t: -abs(t[1])):
         print(f"  {name:18s} {w:+.3f}")
@@ -195,6 +315,9 @@ def main():
             },
             "examples": examples,
         }
+        if cyrillic is not None:
+            logged = [cyrillic_measurements(c) for _, cs in train for c in cs if c.get("cyrillic")]
+            out["cyrillic"] = cyrillic.to_json(logged[:6])
         with open(args.write, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=1, ensure_ascii=False)
             f.write("\n")

@@ -2,15 +2,15 @@ import Foundation
 
 /// One `TesseractEngine` that several workers take turns on, behind a lock: for readings that
 /// are short and rare next to a photo's other work (a name line read again with the Latin model),
-/// where a model per worker would cost far more memory (about 200 MB each) than the waiting.
+/// where a model per worker would cost more memory than the waiting.
 public final class SharedTesseractEngine: @unchecked Sendable {
   // Safety: `engine` is only touched while `lock` is held.
   private let engine: TesseractEngine
   private let lock = NSLock()
   public let languages: String
 
-  public init(languages: String) throws(NativeLibraryError) {
-    engine = try TesseractEngine(languages: languages)
+  public init(languages: String, wordLists: Bool = true) throws(NativeLibraryError) {
+    engine = try TesseractEngine(languages: languages, wordLists: wordLists)
     self.languages = languages
   }
 
@@ -33,12 +33,17 @@ public final class SharedTesseractEngines: @unchecked Sendable {
 
   public init() {}
 
-  public func engine(languages: String) throws(NativeLibraryError) -> SharedTesseractEngine {
+  /// - Parameter wordLists: see `TesseractEngine.init(languages:wordLists:)`; a set loaded with
+  ///   and one without are two engines.
+  public func engine(
+    languages: String, wordLists: Bool = true
+  ) throws(NativeLibraryError) -> SharedTesseractEngine {
     lock.lock()
     defer { lock.unlock() }
-    if let engine = engines[languages] { return engine }
-    let engine = try SharedTesseractEngine(languages: languages)
-    engines[languages] = engine
+    let key = wordLists ? languages : languages + " without word lists"
+    if let engine = engines[key] { return engine }
+    let engine = try SharedTesseractEngine(languages: languages, wordLists: wordLists)
+    engines[key] = engine
     return engine
   }
 }

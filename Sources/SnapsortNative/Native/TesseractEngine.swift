@@ -39,15 +39,25 @@ public final class TesseractEngine {
 
   private let api: OpaquePointer
   public let languages: String
+  /// False when the model was loaded without its word lists (`TraineddataWithoutWordLists`).
+  public let hasWordLists: Bool
 
+  /// - Parameters:
+  ///   - wordLists: false loads a single language without its word lists: for a script model
+  ///     such as `Latin` that is about 210 MB less resident memory. Ignored for "+"-joined
+  ///     languages, which tesseract only loads from files.
   /// - Throws: `NativeLibraryError` when a language's traineddata is missing or tesseract fails
   ///   to initialise.
-  public init(languages: String) throws(NativeLibraryError) {
+  public init(languages: String, wordLists: Bool = true) throws(NativeLibraryError) {
     try Self.checkInstalled(languages)
     guard let api = TessBaseAPICreate() else { throw .handleNotCreated(library: "tesseract") }
     self.api = api
     self.languages = languages
-    guard TessBaseAPIInit3(api, Self.tessdata, languages) == 0 else {
+    let trimmed =
+      wordLists || languages.contains("+")
+      ? nil : TraineddataWithoutWordLists(path: "\(Self.tessdata)/\(languages).traineddata")
+    hasWordLists = trimmed == nil
+    guard Self.initialise(api, languages: languages, trimmed: trimmed) else {
       throw .loadFailed(library: "tesseract", detail: "the languages \(languages)")
     }
     // Cards and receipts are photographed, not scanned: no dictionary bias against brand names.
@@ -55,6 +65,17 @@ public final class TesseractEngine {
     // Tesseract and leptonica print diagnostics on stderr; a batch run's log is ours.
     _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
     _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
+  }
+
+  private static func initialise(
+    _ api: OpaquePointer, languages: String, trimmed: TraineddataWithoutWordLists?
+  ) -> Bool {
+    guard let trimmed else { return TessBaseAPIInit3(api, tessdata, languages) == 0 }
+    return trimmed.bytes.withUnsafeBytes { raw in
+      TessBaseAPIInit5(
+        api, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), languages,
+        OEM_DEFAULT, nil, 0, nil, nil, 0, 0) == 0
+    }
   }
 
   deinit {

@@ -27,14 +27,23 @@ public final class OCRStage: Stage {
     /// where tesseract reads best: at the crop's 638 px, `4111 1111 1111 1111` read as
     /// `AlIT 2 Tial fill itil`. Name lines are read again from the full crop; 0 keeps the size.
     public var pageHeight: Int = 448
+    /// Height of a second, coarser reading of a card crop whose lines the name model ranks too;
+    /// 0 for none (and none without a `name_model`). A name in large display type, 60–110 px tall at `page_height`, is often read
+    /// in fragments or not at all there, and at half that size it is body-sized type.
+    public var coarsePageHeight: Int = 224
     /// Tesseract languages that read the best name lines a second time, one line each, for the
     /// diacritics `languages` lost (`Latin`: tesseract's Latin-script model, Debian's
     /// `tesseract-ocr-script-latn`); "" reads each line once.
     public var nameLanguages: String = "Latin"
+    /// Load `name_languages` with its word lists. Off: `Latin`'s list spans every Latin-script
+    /// language, costs about 210 MB resident, and pulls a brand name's reading towards
+    /// dictionary words it is not.
+    public var nameWordLists: Bool = false
     /// Tesseract packs, comma-separated, that read the suggested name's lines again, each with its
     /// own engine shared by the workers (about 35 MB each, loaded once), for the Cyrillic names
-    /// `languages` and `name_languages` cannot read: the Cyrillic reading is taken when tesseract is
-    /// surer of it than of the `name_languages` one; "" for none.
+    /// `languages` and `name_languages` cannot read: the Cyrillic reading is taken when the name
+    /// model's fitted Cyrillic choice (`NameModel.cyrillic`) prefers it to the `name_languages` one
+    /// (never without a name model); "" for none.
     public var cyrillicLanguages: String = "rus,ukr"
     /// How many of the best name candidates are read again with `name_languages`.
     public var nameRereads: Int = 2
@@ -64,6 +73,9 @@ public final class OCRStage: Stage {
     }
     guard options.pageHeight == 0 || options.pageHeight >= 200 else {
       throw ConfigError(path: "page_height", "use 0 (keep the crop's size) or at least 200 px")
+    }
+    guard options.coarsePageHeight == 0 || options.coarsePageHeight >= 100 else {
+      throw ConfigError(path: "coarse_page_height", "use 0 (no second reading) or at least 100 px")
     }
     for language in options.cyrillicLanguages.split(separator: ",") {
       try ConfigError.at("cyrillic_languages") { try TesseractEngine.checkInstalled(String(language)) }
@@ -99,7 +111,9 @@ public final class OCRStage: Stage {
     self.nameReader = CardNameReader(
       model: options.nameModel.isEmpty ? nil : try NameModel.load(from: context.resolve(options.nameModel)),
       nameEngine: options.nameLanguages.isEmpty || (options.nameRereads == 0 && !logsCandidates)
-        ? nil : try context.sharedEngines.engine(languages: options.nameLanguages),
+        ? nil
+        : try context.sharedEngines.engine(
+          languages: options.nameLanguages, wordLists: options.nameWordLists),
       spellings: options.catalog.isEmpty
         ? nil : CardNameCatalog(catalog: try IssuerCatalog.load(from: context.resolve(options.catalog))),
       cyrillicEngines: options.nameRereads == 0
@@ -147,9 +161,13 @@ public final class OCRStage: Stage {
     let lines = zip(result.lines, texts).map { line, text in
       TextLine(text: text, box: line.box, confidence: Rounding.tenths(line.confidence))
     }
-    let (names, catalogSpelling) = nameReader.names(result, page: gray, file: item.relativePath) {
-      deadline - Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
-    }
+    let remaining = { deadline - Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000) }
+    let coarse =
+      cardCrop != nil && options.coarsePageHeight > 0 && !options.nameModel.isEmpty && !result.timedOut
+      ? self.read(gray, isCardCrop: true, height: options.coarsePageHeight, deadline: remaining()) : nil
+    let (names, catalogSpelling) = nameReader.names(
+      result, coarse: coarse.flatMap { $0.timedOut ? nil : $0 }, page: gray, file: item.relativePath,
+      deadline: remaining)
     item.artifacts.write(
       CardText(
         lines: lines,
@@ -160,14 +178,16 @@ public final class OCRStage: Stage {
         notes: result.timedOut ? ["ocr timed out after \(deadline) ms; text may be incomplete"] : []))
   }
 
-  /// Reads a prepared grey crop as a page, scaled to `page_height` when it is a card crop, with
-  /// boxes in the crop's pixels.
-  private func read(_ gray: Bitmap, isCardCrop: Bool, deadline: Int) -> TesseractEngine.Result {
+  /// Reads a prepared grey crop as a page, scaled to `height` (`page_height` by default) when it
+  /// is a card crop, with boxes in the crop's pixels.
+  private func read(_ gray: Bitmap, isCardCrop: Bool, height: Int? = nil, deadline: Int)
+    -> TesseractEngine.Result
+  {
     // Only a card crop has the card's proportions that `page_height` assumes.
+    let height = height ?? options.pageHeight
     let page =
-      isCardCrop && options.pageHeight > 0 && gray.height > options.pageHeight
-      ? gray.resized(
-        width: max(1, gray.width * options.pageHeight / gray.height), height: options.pageHeight) : gray
+      isCardCrop && height > 0 && gray.height > height
+      ? gray.resized(width: max(1, gray.width * height / gray.height), height: height) : gray
     var result = engine.recognize(
       page,
       segmentation: TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation))

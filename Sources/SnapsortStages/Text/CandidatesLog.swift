@@ -14,13 +14,19 @@ final class CandidatesLog: @unchecked Sendable {
     var features: [String: Double]
     var reread: CardNameReader.LineReading?
     var reconciled: String
+    /// The most confident Cyrillic pack's reading with Cyrillic letters, if any.
+    var cyrillic: CardNameReader.LineReading?
 
-    init(candidate: CardNamePicker.Candidate, reading: CardNameReader.LineReading?, reconciled: String) {
+    init(
+      candidate: CardNamePicker.Candidate, reading: CardNameReader.LineReading?, reconciled: String,
+      cyrillic: CardNameReader.LineReading?
+    ) {
       text = candidate.text
       box = [candidate.box.x, candidate.box.y, candidate.box.width, candidate.box.height]
       features = candidate.features
       reread = reading
       self.reconciled = reconciled
+      self.cyrillic = cyrillic
     }
   }
 

@@ -26,14 +26,18 @@ struct CardNameReader {
   }
 
   /// Suggested name first, deduplicated, and whether the first is the catalog's spelling.
+  /// - Parameters:
+  ///   - result: the page reading; `coarse`: the coarser second reading (`coarse_page_height`),
+  ///     whose lines the name model ranks too.
   func names(
-    _ result: TesseractEngine.Result, page gray: Bitmap, file: String, deadline: () -> Int
+    _ result: TesseractEngine.Result, coarse: TesseractEngine.Result?, page gray: Bitmap, file: String,
+    deadline: () -> Int
   ) -> (names: [String], catalogSpelling: Bool) {
     let found =
       model.map {
         $0.rank(
           NameLineCandidates.candidates(
-            lines: result.lines, words: result.words, width: Double(gray.width), height: Double(gray.height)))
+            page: result, coarse: coarse, width: Double(gray.width), height: Double(gray.height)))
       }
       ?? CardNamePicker.candidates(lines: result.lines, words: result.words, height: Double(gray.height))
     var names: [String] = []
@@ -48,12 +52,15 @@ struct CardNameReader {
           reconciled = CardNameReconciler.reconcile(page: name, diacritic: reading.text)
           name = reading.confidence >= model?.rereadConfidence ?? 101 ? reading.text : reconciled
         }
-        if rank == 0,
-          let cyrillic = cyrillicReading(candidate, of: gray, beating: reading, deadline: deadline)
-        {
+        // Logging reads every candidate with the Cyrillic packs, so the fit can choose for any.
+        let cyrillic =
+          (rank == 0 && model?.cyrillic != nil) || candidatesLog != nil
+          ? cyrillicReading(candidate, of: gray, deadline: deadline) : nil
+        if rank == 0, let cyrillic, takesCyrillic(cyrillic, over: reading, page: candidate) {
           name = cyrillic.text
         }
-        logged.append(.init(candidate: candidate, reading: reading, reconciled: reconciled))
+        logged.append(
+          .init(candidate: candidate, reading: reading, reconciled: reconciled, cyrillic: cyrillic))
       }
       let spelled = spellings?.spelling(of: name)
       if names.isEmpty { catalogSpelling = spelled != nil && spelled != name }
@@ -64,22 +71,34 @@ struct CardNameReader {
     return (names, catalogSpelling)
   }
 
-  /// The candidate read with the Cyrillic packs, when the first of them is surer of its reading
-  /// than the Latin model was and it has Cyrillic letters: the most confident of their readings.
-  func cyrillicReading(
-    _ candidate: CardNamePicker.Candidate, of image: Bitmap, beating latin: LineReading?, deadline: () -> Int
-  ) -> LineReading? {
+  /// Whether the model's fitted choice takes the Cyrillic reading over the Latin one; never
+  /// without a model.
+  func takesCyrillic(
+    _ cyrillic: LineReading, over latin: LineReading?, page candidate: CardNamePicker.Candidate
+  )
+    -> Bool
+  {
+    guard let choice = model?.cyrillic else { return false }
+    return choice.takes(
+      CyrillicChoice.measurements(
+        cyrillic: cyrillic, latin: latin, pageConfidence: candidate.features["confidence"] ?? 0))
+  }
+
+  /// The candidate read with the Cyrillic packs: the most confident of their readings that has
+  /// Cyrillic letters; nil when the first pack's has none (it decides whether the line is
+  /// Cyrillic at all, so a Latin line costs one reading).
+  func cyrillicReading(_ candidate: CardNamePicker.Candidate, of image: Bitmap, deadline: () -> Int)
+    -> LineReading?
+  {
     var best: LineReading?
     for engine in cyrillicEngines {
       guard let reading = reread(candidate, of: image, with: engine, deadline: deadline()),
-        reading.confidence > best?.confidence ?? latin?.confidence ?? 0,
         reading.text.unicodeScalars.contains(where: { (0x400...0x4FF).contains($0.value) })
       else {
-        // The first pack decides whether the line is Cyrillic at all.
         if best == nil { return nil }
         continue
       }
-      best = reading
+      if reading.confidence > best?.confidence ?? -1 { best = reading }
     }
     return best
   }

@@ -45,6 +45,7 @@ extension NameLineCandidates {
       "strokes_only": IssuerText.fold(text).filter(\.isLetter).allSatisfy(CardNamePicker.strokes.contains)
         ? 1 : 0,
       "word_like": tokens.contains { CardNamePicker.looksLikeWord(String($0)) } ? 1 : 0,
+      "coarse_reading": 0,
     ]
   }
 }

@@ -10,8 +10,24 @@ public enum NameLineCandidates {
     "height", "height_to_tallest", "height_rank", "top", "lines_above", "centre_offset", "width",
     "confidence", "weakest_word", "log_letters", "letter_share", "kept_share", "words", "capitals",
     "digits", "boilerplate", "programme", "given_name", "person_name", "lines", "strokes_only",
-    "word_like",
+    "word_like", "coarse_reading",
   ]
+
+  /// The candidates of the page reading, then those of the coarser second reading whose text the
+  /// page reading has no candidate for (`coarse_reading` 1), each measured within its own reading.
+  public static func candidates(
+    page: TesseractEngine.Result, coarse: TesseractEngine.Result?, width: Double, height: Double
+  ) -> [CardNamePicker.Candidate] {
+    var found = candidates(lines: page.lines, words: page.words, width: width, height: height)
+    guard let coarse else { return found }
+    let known = Set(found.map { IssuerText.fold($0.text) })
+    for var candidate in candidates(lines: coarse.lines, words: coarse.words, width: width, height: height)
+    where !known.contains(IssuerText.fold(candidate.text)) {
+      candidate.features["coarse_reading"] = 1
+      found.append(candidate)
+    }
+    return found
+  }
 
   /// - Parameters:
   ///   - lines: OCR lines with boxes in the crop's pixels.

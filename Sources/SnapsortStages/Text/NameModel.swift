@@ -21,6 +21,8 @@ public struct NameModel: Codable, Sendable, Equatable, VersionedDataFile, Standa
   /// as it is, rather than only for the diacritics the page reading lost (`CardNameReconciler`);
   /// above 100: never.
   public var rereadConfidence: Double
+  /// When a Cyrillic pack's reading of the suggested line replaces the Latin one; nil: never.
+  public var cyrillic: CyrillicChoice?
   /// What the model was fitted and measured on, for people.
   public var training: [String: String]
   /// Candidates' features with the probability the fitting script gave them, so a test can check
@@ -28,7 +30,7 @@ public struct NameModel: Codable, Sendable, Equatable, VersionedDataFile, Standa
   public var examples: [Example]?
 
   enum CodingKeys: String, CodingKey {
-    case version, features, mean, scale, weights, bias, threshold, training, examples
+    case version, features, mean, scale, weights, bias, threshold, training, examples, cyrillic
     case rereadConfidence = "reread_confidence"
   }
 
@@ -57,6 +59,9 @@ public struct NameModel: Codable, Sendable, Equatable, VersionedDataFile, Standa
   public static func load(from url: URL) throws -> NameModel {
     let model = try read(from: url)
     try model.checkShape(of: fileDescription, at: url) { NameLineCandidates.featureNames.contains($0) }
+    try model.cyrillic?.checkShape(of: "\(fileDescription)'s Cyrillic choice", at: url) {
+      CyrillicChoice.featureNames.contains($0)
+    }
     return model
   }
 }

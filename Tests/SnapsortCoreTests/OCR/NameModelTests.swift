@@ -35,6 +35,32 @@ final class NameModelTests: XCTestCase {
     XCTAssertTrue((0..<1).contains(model.threshold))
   }
 
+  /// The same for the fitted Cyrillic choice, which must exist: without it no Cyrillic reading is
+  /// ever taken.
+  func testBundledCyrillicChoiceReproducesTheFittingScript() throws {
+    let choice = try XCTUnwrap(try bundled().cyrillic)
+    let examples = try XCTUnwrap(choice.examples)
+    XCTAssertFalse(examples.isEmpty)
+    for example in examples {
+      XCTAssertEqual(choice.probability(example.features), example.probability, accuracy: 1e-5)
+    }
+    XCTAssertEqual(Set(choice.features), Set(CyrillicChoice.featureNames))
+  }
+
+  /// The Swift measurements match the fitting script's (bench/names/fit_names.py
+  /// `cyrillic_measurements`) on a reading it logged.
+  func testCyrillicMeasurements() {
+    let values = CyrillicChoice.measurements(
+      cyrillic: .init(text: "Аптека Ёж", confidence: 81), latin: .init(text: "Lidl Café", confidence: 60),
+      pageConfidence: 0.4)
+    XCTAssertEqual(values["confidence_margin"]!, 0.21, accuracy: 1e-9)
+    XCTAssertEqual(values["cyrillic_share"], 1)
+    XCTAssertEqual(values["cyrillic_letters"]!, log1p(8), accuracy: 1e-9)
+    XCTAssertEqual(values["latin_letters"]!, log1p(8), accuracy: 1e-9)
+    XCTAssertEqual(values["latin_diacritics"], 1)
+    XCTAssertEqual(values["page_confidence"], 0.4)
+  }
+
   func testModelWithAFeatureThisBuildDoesNotComputeIsRejected() throws {
     var model = try bundled()
     model.features[0] = "stroke_width"
@@ -67,6 +93,21 @@ final class NameModelTests: XCTestCase {
     XCTAssertEqual(joined?.features["lines"], 2)
     // Small print under the name is another size: never joined to it.
     XCTAssertFalse(candidates.contains { $0.text.contains("Kaffe Scan") })
+  }
+
+  /// The coarse reading adds the lines the page reading has no candidate for, marked as such.
+  func testCoarseReadingAddsOnlyNewLines() {
+    let page = [
+      item("Pag", y: 60, h: 40), item("Scan at checkout", y: 520, h: 22), item("Vesterbro", y: 300, h: 30),
+    ]
+    let coarse = [item("PageTurner", y: 50, h: 90), item("Vesterbro", y: 300, h: 30)]
+    let candidates = NameLineCandidates.candidates(
+      page: .init(lines: page, words: words(page), timedOut: false),
+      coarse: .init(lines: coarse, words: words(coarse), timedOut: false),
+      width: 1012, height: 638)
+    XCTAssertEqual(candidates.filter { $0.text == "Vesterbro" }.count, 1)
+    XCTAssertEqual(candidates.first { $0.text == "Vesterbro" }?.features["coarse_reading"], 0)
+    XCTAssertEqual(candidates.first { $0.text == "PageTurner" }?.features["coarse_reading"], 1)
   }
 
   func testLexiconCoversSmallPrintNotBrands() {
