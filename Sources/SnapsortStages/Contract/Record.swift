@@ -209,9 +209,9 @@ public struct ReceiptField: Codable, Sendable, Equatable {
   /// Index of the source line in the record's `text`; nil when the field came from another
   /// reading of the receipt than the one `text` holds.
   public var line: Int?
-  /// The other reading the field came from (`grey`, `binarised`; `line`: its source line read
-  /// again on its own; `logo`: the band above the address read with thinned strokes), and the
-  /// text it was read from.
+  /// The other reading the field came from (`grey`, `binarised`; `raw`: the scan as loaded,
+  /// unflattened; `line`: its source line read again on its own; `logo`: the band above the
+  /// address read with thinned strokes), and the text it was read from.
   public var reading: String?
   public var source: String?
   public init(value: String, confidence: Double, line: Int?, reading: String? = nil, source: String? = nil) {

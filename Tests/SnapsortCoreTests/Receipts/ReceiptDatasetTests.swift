@@ -44,7 +44,11 @@ final class ReceiptDatasetTests: XCTestCase {
     // 41/42/43. Issue #23 removed the rules written for one file: "TL"/"TTL" as total labels
     // (sroie_046's "TL:RM 28.60" now gives the subtotal) and the month 13-19 mended by -10
     // (sroie_415's "14-18-17" now gives no date): 40/41/43, lowered deliberately; German 13/13/14.
-    "sroie": ["total": 40, "date": 41, "merchant": 43],
+    // The raw scan read as a second reading where the page's reading is unsure (issue #23 item
+    // 3; SROIE training folds 0-3 merchant 225 -> 233 of 276, held-out fold 4 55 -> 56): of these
+    // 45 it mends sroie_333's name and takes a surer-read wrong one on sroie_252 (a slogan) and
+    // sroie_345 (another shop's name printed on it): 40/41/42, the merchant lowered deliberately.
+    "sroie": ["total": 40, "date": 41, "merchant": 42],
     "softmatic_de": ["total": 13, "date": 13, "merchant": 14],
   ]
 

@@ -1,0 +1,95 @@
+import Foundation
+import SnapsortImaging
+
+/// Settles merchant, date and total between the reading of the flattened page (`receipt_warp`'s
+/// image) and a second reading of the scan as it was loaded, grey at its own resolution. The two
+/// lose different receipts' print: on SROIE folds 0–3 the answer was in only one of the two texts
+/// for a tenth of the receipts or more, each way (`bench/receipts/reading_union.py`).
+struct ReceiptReadingChoice: Equatable {
+  /// How much higher (0–1) the second reading's confidence in a field must be for its value to
+  /// replace the page's, per field; 9 for never on confidence alone.
+  var margins: [String: Double]
+
+  /// Fitted by `bench/receipts/choose_readings.py --when unsure` on the SROIE training folds 0–3
+  /// (the largest margin within one receipt of the most fields right). A total's or a date's
+  /// confidence decided no better than chance there: they are taken only where the page has
+  /// none, or, for the total, where the arithmetic confirms it.
+  static let fitted = ReceiptReadingChoice(margins: ["total": 9, "date": 9, "merchant": 0.05])
+
+  static let fields = ["merchant", "date", "total"]
+
+  /// Whether the page's reading leaves a key field missing or its total unconfirmed by the
+  /// receipt's own arithmetic: only then is a second reading worth its time.
+  static func isUnsure(_ receipt: ReceiptRecord) -> Bool {
+    receipt.merchant == nil || receipt.date == nil || receipt.total == nil || !closesArithmetic(receipt)
+  }
+
+  /// Whether the receipt's amounts confirm its total: the subtotal (less savings, plus tax) makes
+  /// it, or, with no subtotal read, the items do.
+  static func closesArithmetic(_ receipt: ReceiptRecord) -> Bool {
+    guard let checks = receipt.checks, receipt.total != nil else { return false }
+    if checks.totalsConsistent == true { return true }
+    return receipt.subtotal == nil && !receipt.items.isEmpty && checks.problems.isEmpty
+  }
+
+  /// Whether field `name` should be taken from `other` rather than kept from `page`: a value both
+  /// give stays; a field only the other found is taken; for the total, the one the receipt's
+  /// arithmetic confirms in its own reading wins; else the other's must be surer by the margin.
+  func prefersOther(_ name: String, page: ReceiptRecord, other: ReceiptRecord) -> Bool {
+    guard let theirs = other.fields?[name] else { return false }
+    guard let mine = page.fields?[name] else { return true }
+    if mine.value.lowercased() == theirs.value.lowercased() { return false }
+    if name == "total", Self.closesArithmetic(page) != Self.closesArithmetic(other) {
+      return Self.closesArithmetic(other)
+    }
+    return theirs.confidence - mine.confidence >= margins[name, default: 9] - 1e-9
+  }
+
+  /// `receipt` with each key field `other` is preferred for taken from it, marked as read by
+  /// `otherName`. A total taken from a reading whose amounts add up brings those amounts along.
+  ///
+  /// - Returns: the fields taken.
+  @discardableResult
+  func settle(_ receipt: inout ReceiptRecord, other: ReceiptRecord, otherName: String) -> [String] {
+    let taken = Self.fields.filter { prefersOther($0, page: receipt, other: other) }
+    guard !taken.isEmpty else { return [] }
+    var fields = receipt.fields ?? [:]
+    for name in taken {
+      guard let field = other.fields?[name] else { continue }
+      fields[name] = ReceiptField(
+        value: field.value, confidence: field.confidence, line: nil, reading: otherName,
+        source: other.lineText(field.line))
+      switch name {
+      case "merchant": receipt.merchant = other.merchant
+      case "date":
+        receipt.date = other.date
+        receipt.time = other.time
+      default:
+        receipt.total = other.total
+        if Self.closesArithmetic(other) { Self.adoptAmounts(of: other, otherName, into: &receipt, &fields) }
+      }
+    }
+    receipt.fields = fields
+    receipt.recheckAmounts()
+    receipt.refreshConfidence()
+    return taken
+  }
+
+  /// The items, subtotal, savings and tax of `other`, whose total they confirm.
+  private static func adoptAmounts(
+    of other: ReceiptRecord, _ otherName: String, into receipt: inout ReceiptRecord,
+    _ fields: inout [String: ReceiptField]
+  ) {
+    receipt.items = other.items
+    receipt.subtotal = other.subtotal
+    receipt.savings = other.savings
+    receipt.tax = other.tax
+    for name in ["subtotal", "savings", "tax"] {
+      fields[name] = other.fields?[name].map { field in
+        ReceiptField(
+          value: field.value, confidence: field.confidence, line: nil, reading: otherName,
+          source: other.lineText(field.line))
+      }
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import XCTest
+
+@testable import SnapsortImaging
+@testable import SnapsortNative
+@testable import SnapsortStages
+
+/// The page's reading against a second reading of the raw scan: which fields are taken from the
+/// second, and when a receipt is a scan that is all paper.
+final class ReceiptReadingChoiceTests: XCTestCase {
+  private func reading(_ lines: [String]) -> ReceiptRecord {
+    ReceiptExtractor().extract(receiptRows(lines))
+  }
+
+  private func record(merchant: String, confidence: Double) -> ReceiptRecord {
+    var receipt = ReceiptRecord()
+    receipt.merchant = merchant
+    receipt.fields = ["merchant": ReceiptField(value: merchant, confidence: confidence, line: 0)]
+    return receipt
+  }
+
+  func testATotalTheArithmeticConfirmsReplacesOneItDoesNotWithItsAmounts() throws {
+    var page = reading(["SHOP", "Date: 12/02/2018", "Tea 2.97", "Milk 2.30", "SUBTOTAL 5.27", "TOTAL 3.27"])
+    let raw = reading(["SHOP", "Date: 12/02/2018", "Tea 2.97", "Milk 2.30", "SUBTOTAL 5.27", "TOTAL 5.27"])
+    XCTAssertTrue(ReceiptReadingChoice.isUnsure(page), "the page's total is not confirmed")
+    XCTAssertFalse(ReceiptReadingChoice.isUnsure(raw))
+    let taken = ReceiptReadingChoice.fitted.settle(&page, other: raw, otherName: "raw")
+    XCTAssertEqual(taken, ["total"], "the date both read stays the page's")
+    XCTAssertEqual(page.total, Money(recordString: "5.27"))
+    let field = try XCTUnwrap(page.fields?["total"])
+    XCTAssertEqual(field.reading, "raw")
+    XCTAssertEqual(field.source, "TOTAL 5.27")
+    XCTAssertNil(field.line, "the line index would point into the other reading's text")
+    XCTAssertEqual(page.checks?.problems, [])
+    XCTAssertEqual(page.fields?["date"]?.reading, nil)
+  }
+
+  func testAFieldThePageMissedIsTakenAndOneBothReadStays() {
+    var page = reading(["SHOP SDN BHD", "Dat 1Z/OZ", "TOTAL RM 9.00"])
+    let raw = reading(["SHOP SDN BHD", "Date: 12/02/2016", "TOTAL RM 9.00"])
+    XCTAssertNil(page.date)
+    let taken = ReceiptReadingChoice.fitted.settle(&page, other: raw, otherName: "raw")
+    XCTAssertEqual(taken, ["date"])
+    XCTAssertEqual(page.date, "2016-02-12")
+    XCTAssertEqual(page.fields?["date"]?.source, "Date: 12/02/2016")
+  }
+
+  func testAnotherValueNeedsTheMarginOfConfidence() {
+    let choice = ReceiptReadingChoice(margins: ["merchant": 0.1])
+    let page = record(merchant: "SHOP", confidence: 0.6)
+    XCTAssertFalse(
+      choice.prefersOther("merchant", page: page, other: record(merchant: "SH0P", confidence: 0.65)))
+    XCTAssertTrue(
+      choice.prefersOther("merchant", page: page, other: record(merchant: "SH0P", confidence: 0.7)))
+    XCTAssertFalse(
+      choice.prefersOther("merchant", page: page, other: record(merchant: "shop", confidence: 0.9)),
+      "the same value in other case is agreement, not another value")
+    XCTAssertFalse(
+      ReceiptReadingChoice(margins: [:]).prefersOther(
+        "merchant", page: page, other: record(merchant: "SH0P", confidence: 1)),
+      "a field without a fitted margin is never replaced on confidence")
+  }
+
+  func testOnlyAnOutlineCoveringTheImageIsAScan() {
+    let whole = [Point(0, 0), Point(800, 0), Point(800, 1200), Point(0, 1200)]
+    XCTAssertTrue(ReceiptStage.coversImage(whole, width: 800, height: 1200))
+    let turned = ReceiptWarpStage.rotate(quad: whole, width: 800, height: 1200, degrees: 1.5)
+    XCTAssertTrue(ReceiptStage.coversImage(turned, width: 800, height: 1200), "a deskewed scan is still one")
+    let paper = [Point(200, 100), Point(600, 120), Point(590, 1100), Point(210, 1080)]
+    XCTAssertFalse(ReceiptStage.coversImage(paper, width: 800, height: 1200), "a receipt on a table")
+  }
+}
