@@ -35,8 +35,8 @@ dump() { # folder
     --jobs 2 --fresh --quiet
   mv "$WORK/$folder.candidates.part" "$WORK/$folder.candidates.jsonl"
 }
-render train-photo --count 300 --kind photo --split train --seed 31
-render train-shot --count 300 --kind screenshot --split train --seed 32
+render train-photo --count 150 --kind photo --split train --seed 31
+render train-shot --count 250 --kind screenshot --split train --seed 32
 render heldout-photo --count 150 --kind photo --split heldout --seed 2401
 render heldout-shot --count 150 --kind screenshot --split heldout --seed 2402
 for folder in train-photo train-shot heldout-photo heldout-shot; do dump "$folder"; done
