@@ -144,6 +144,23 @@ extension IssuerMatch: Artifact {
   public static let displayName = "the card's issuer"
 }
 
+/// The catalog's spelling of the suggested name, given when the issuer it belongs to was named
+/// with high confidence; the record shows it in place of the reading.
+public struct CatalogSpelling: Artifact {
+  public static let displayName = "the catalog's spelling of the card's name"
+  public var name: String
+  public init(name: String) { self.name = name }
+
+  /// `suggestion` with this spelling suggested and the reading as the first alternative.
+  public func applied(to suggestion: NameSuggestion) -> NameSuggestion {
+    let reading = suggestion.suggested.map { [$0] } ?? []
+    let alternatives = (reading + suggestion.alternatives).filter { $0 != name }
+    var seen: Set<String> = []
+    return NameSuggestion(
+      suggested: name, alternatives: alternatives.filter { seen.insert($0).inserted }, catalogSpelling: true)
+  }
+}
+
 /// The receipt's paper flattened, upright and scaled to its text, in grey, and binarised when
 /// first asked for; its corners in full-resolution pixels and the deskew angle.
 public struct ReceiptPage: Artifact {

@@ -120,8 +120,9 @@ public struct ColorShare: Codable, Sendable, Equatable {
 public struct NameSuggestion: Codable, Sendable, Equatable {
   public var suggested: String?
   public var alternatives: [String]
-  /// True when `suggested` is the issuer catalog's spelling of what was read (accents or a
-  /// look-alike glyph restored); absent when it is the reading itself.
+  /// True when `suggested` is the issuer catalog's spelling of what was read, the reading then
+  /// being the first alternative: one accent or look-alike glyph restored, or a larger edit to a
+  /// name of the issuer the issuer stage named with high confidence. Absent when it is the reading.
   public var catalogSpelling: Bool?
 
   enum CodingKeys: String, CodingKey {

@@ -42,6 +42,9 @@ public enum RecordAssembly {
     card.headerColor = palette?.headerColor
     card.barcodes = codes?.barcodes
     card.name = text?.name
+    if let spelling = artifacts[CatalogSpelling.self], let name = card.name {
+      card.name = spelling.applied(to: name)
+    }
     card.text = text?.lines
     card.payment = text?.payment
     card.issuer = issuer

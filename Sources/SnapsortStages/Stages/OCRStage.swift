@@ -57,7 +57,8 @@ public final class OCRStage: Stage {
     /// Bench only: a JSON Lines file every name candidate is appended to with its features, each
     /// read again with `name_languages`, for fitting the name model; "" for none.
     public var nameCandidatesFile: String = ""
-    /// The issuer catalog whose spellings a suggested name is snapped to; "" for none.
+    /// The issuer catalog whose spelling a suggested name takes when it is one accent or
+    /// look-alike glyph away; "" for none.
     public var catalog: String = IssuerCatalog.bundledFileName
     /// Read the plain grey crop too when the flattened one gives fewer than
     /// `plain_reread_below` letters and digits in confident words, and keep the more legible.

@@ -2,11 +2,19 @@
 /// name with diacritics lost or look-alike glyphs swapped (`Zabka` → `Żabka`, `Lid! Plus` →
 /// `Lidl Plus`, `Decathion` → `Decathlon`).
 ///
-/// The catalog holds each brand's real spelling, so it is a fair prior; it is only applied when
-/// the whole reading matches one catalog name or alias, never to a word inside a longer line.
+/// The catalog holds each brand's real spelling, so it is a fair prior, but only on evidence: a
+/// reading one accent or glyph from a catalog name is that name (`glyphSpelling`), while a larger
+/// edit (`Decathlo` → `Decathlon`) could as well be a brand the catalog does not know, so it is
+/// taken only for the issuer the classifier named (`spelling(of:issuer:)`). Only the whole reading
+/// is matched, never a word inside a longer line.
 public struct CardNameCatalog: Sendable {
+  /// A catalog spelling and the issuers that print it.
+  struct Spelling: Sendable {
+    var text: String
+    var issuers: Set<String>
+  }
   /// Matching key → spelling; keys are folded words with OCR look-alikes unified.
-  private let spellings: [String: String]
+  private let spellings: [String: Spelling]
   /// Keys long enough that one edit more is still a match, grouped by length for a quick scan.
   private let longKeys: [Int: [String]]
 
@@ -14,7 +22,7 @@ public struct CardNameCatalog: Sendable {
   static let fuzzyLength = 7
 
   public init(catalog: IssuerCatalog) {
-    var spellings: [String: String] = [:]
+    var spellings: [String: Spelling] = [:]
     for issuer in catalog.issuers {
       // Cards print the brand, its programme, or both (`Esselunga Fìdaty`, `Tesco Clubcard`).
       var printed = [issuer.name]
@@ -28,18 +36,37 @@ public struct CardNameCatalog: Sendable {
         let key = Self.key(spelling)
         guard !key.isEmpty else { continue }
         // An alias that only drops diacritics (`Muller` for `Müller`, `Fidaty` for `Fìdaty`)
-        // stands for the accented spelling; two issuers sharing a spelling (`Coop`) keep the
-        // first, the text is the same.
-        if let existing = spellings[key], !(Self.isPlain(existing) && !Self.isPlain(spelling)) { continue }
-        spellings[key] = spelling
+        // stands for the accented spelling; issuers sharing a spelling (`Coop`) share the entry,
+        // the text is the same.
+        var entry = spellings[key] ?? Spelling(text: spelling, issuers: [])
+        if Self.isPlain(entry.text) && !Self.isPlain(spelling) { entry.text = spelling }
+        entry.issuers.insert(issuer.id)
+        spellings[key] = entry
       }
     }
     self.spellings = spellings
     longKeys = Dictionary(grouping: spellings.keys.filter { $0.count >= Self.fuzzyLength }, by: \.count)
   }
 
-  /// The catalog's spelling of `text`, or nil when it matches no name or alias.
-  public func spelling(of text: String) -> String? {
+  /// The catalog's spelling of `text` when it is at most one accent or look-alike glyph away
+  /// (case aside), nil otherwise: that close, the reading is the catalog's name.
+  public func glyphSpelling(of text: String) -> String? {
+    guard let spelled = spellings[Self.key(text)]?.text else { return nil }
+    return EditDistance.levenshtein(text.lowercased(), spelled.lowercased()) <= 1 ? spelled : nil
+  }
+
+  /// The catalog's spelling of `text` when it is a name, alias or programme of the issuer `id`,
+  /// up to one edit more on long names; nil for another issuer's names or none.
+  public func spelling(of text: String, issuer id: String) -> String? {
+    guard let match = match(text), match.issuers.contains(id) else { return nil }
+    return match.text
+  }
+
+  /// The catalog's spelling of `text`, whichever issuer prints it, or nil when it matches no name
+  /// or alias.
+  public func spelling(of text: String) -> String? { match(text)?.text }
+
+  private func match(_ text: String) -> Spelling? {
     let key = Self.key(text)
     guard !key.isEmpty else { return nil }
     if let exact = spellings[key] { return exact }

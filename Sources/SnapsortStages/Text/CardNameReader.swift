@@ -5,7 +5,8 @@ import SnapsortNative
 /// The card's suggested name and alternatives from a page reading: candidates ranked by the
 /// name model (or the hand-weighted picker without one), the best read again one line at a time
 /// at the height the name engine reads best (the suggested one also with the Cyrillic packs,
-/// which `eng` and `Latin` cannot read), and spelled as the catalog does.
+/// which `eng` and `Latin` cannot read), and spelled as the catalog does when that is one accent
+/// or glyph away (larger edits wait for the issuer stage's evidence).
 struct CardNameReader {
   var model: NameModel?
   var nameEngine: SharedTesseractEngine?
@@ -25,7 +26,8 @@ struct CardNameReader {
     var confidence: Double
   }
 
-  /// Suggested name first, deduplicated, and whether the first is the catalog's spelling.
+  /// Suggested name first, deduplicated, and whether the first is the catalog's spelling (the
+  /// reading then follows it).
   /// - Parameters:
   ///   - result: the page reading; `coarse`: the coarser second reading (`coarse_page_height`),
   ///     whose lines the name model ranks too.
@@ -62,10 +64,14 @@ struct CardNameReader {
         logged.append(
           .init(candidate: candidate, reading: reading, reconciled: reconciled, cyrillic: cyrillic))
       }
-      let spelled = spellings?.spelling(of: name)
-      if names.isEmpty { catalogSpelling = spelled != nil && spelled != name }
-      name = spelled ?? name
-      if !names.contains(name) { names.append(name) }
+      let spelled = spellings?.glyphSpelling(of: name) ?? name
+      if names.isEmpty && spelled != name {
+        // The reading stays as the first alternative, so the record shows what was read.
+        catalogSpelling = true
+        names = [spelled, name]
+      } else if !names.contains(spelled) {
+        names.append(spelled)
+      }
     }
     candidatesLog?.append(file: file, entries: logged)
     return (names, catalogSpelling)

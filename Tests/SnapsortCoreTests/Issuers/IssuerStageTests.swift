@@ -40,6 +40,29 @@ final class IssuerStageTests: XCTestCase {
     XCTAssertGreaterThan(issuer.confidence, issuer.alternatives.first?.confidence ?? 0)
   }
 
+  /// A dropped letter is more than the ocr stage re-spells on its own; the issuer stage gives the
+  /// catalog's spelling only from its confidence threshold, and keeps the reading.
+  func testRespellsTheNameOnlyForAConfidentIssuer() throws {
+    var card = CardRecord()
+    card.text = [TextLine(text: "IKEA FAMIL", box: [10, 10, 300, 60], confidence: 88)]
+    card.colors = [ColorShare(hex: "#0058a3", share: 0.6), ColorShare(hex: "#ffdb00", share: 0.4)]
+    card.name = NameSuggestion(suggested: "IKEA FAMIL", alternatives: ["Card"])
+    var options = IssuerStage.Options()
+    options.nameSpellingConfidence = 0
+    let trusting = item(card)
+    try IssuerStage(options: options, context: StageContext()).process(trusting)
+    XCTAssertEqual(trusting.record.card?.issuer?.id, "ikea")
+    XCTAssertEqual(
+      trusting.record.card?.name,
+      NameSuggestion(suggested: "IKEA Family", alternatives: ["IKEA FAMIL", "Card"], catalogSpelling: true))
+
+    options.nameSpellingConfidence = 1.01
+    let doubting = item(card)
+    try IssuerStage(options: options, context: StageContext()).process(doubting)
+    XCTAssertEqual(doubting.record.card?.issuer?.id, "ikea")
+    XCTAssertEqual(doubting.record.card?.name, card.name)
+  }
+
   func testUnknownCardIsNotForcedOntoAnIssuer() throws {
     let stage = try IssuerStage(options: .init(), context: StageContext())
     var card = CardRecord()

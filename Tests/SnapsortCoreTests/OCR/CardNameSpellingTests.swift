@@ -49,24 +49,32 @@ final class CardNameCatalogTests: XCTestCase {
 
   func testSnapsDiacriticsAndLookalikesToTheCatalogSpelling() {
     let names = catalog()
-    XCTAssertEqual(names.spelling(of: "Zabka"), "Żabka")
-    XCTAssertEqual(names.spelling(of: "ZABKA"), "Żabka")
-    XCTAssertEqual(names.spelling(of: "Muller"), "Müller")
-    XCTAssertEqual(names.spelling(of: "Lid! Plus"), "Lidl Plus")
-    XCTAssertEqual(names.spelling(of: "Decathion"), "Decathlon")
-    // One edit on a long name.
-    XCTAssertEqual(names.spelling(of: "Decathlo"), "Decathlon")
+    XCTAssertEqual(names.glyphSpelling(of: "Zabka"), "Żabka")
+    XCTAssertEqual(names.glyphSpelling(of: "ZABKA"), "Żabka")
+    XCTAssertEqual(names.glyphSpelling(of: "Muller"), "Müller")
+    XCTAssertEqual(names.glyphSpelling(of: "Lid! Plus"), "Lidl Plus")
+    XCTAssertEqual(names.glyphSpelling(of: "Decathion"), "Decathlon")
     // An alias that is a different name keeps its own spelling.
-    XCTAssertEqual(names.spelling(of: "Mueller"), "Mueller")
+    XCTAssertEqual(names.glyphSpelling(of: "Mueller"), "Mueller")
+  }
+
+  /// A dropped letter or two lost accents could as well be a brand the catalog does not know:
+  /// only the issuer the classifier named gets its spelling back.
+  func testLargerEditsOnlyForTheNamedIssuer() {
+    let names = catalog()
+    XCTAssertNil(names.glyphSpelling(of: "Decathlo"))
+    XCTAssertEqual(names.spelling(of: "Decathlo", issuer: "decathlon"), "Decathlon")
+    XCTAssertNil(names.spelling(of: "Decathlo", issuer: "lidl"))
+    XCTAssertEqual(names.spelling(of: "Coop", issuer: "coop"), "Coop")
   }
 
   /// Cards print the programme alone or after the brand; its accented spelling wins over the
   /// plain search alias listed for it.
   func testProgrammeNamesAloneAndAfterTheBrand() {
     let names = catalog()
-    XCTAssertEqual(names.spelling(of: "Esselunga Fidaty"), "Esselunga Fìdaty")
-    XCTAssertEqual(names.spelling(of: "Fidaty"), "Fìdaty")
-    XCTAssertEqual(names.spelling(of: "Esselunga"), "Esselunga")
+    XCTAssertEqual(names.glyphSpelling(of: "Esselunga Fidaty"), "Esselunga Fìdaty")
+    XCTAssertEqual(names.glyphSpelling(of: "Fidaty"), "Fìdaty")
+    XCTAssertEqual(names.glyphSpelling(of: "Esselunga"), "Esselunga")
   }
 
   func testLeavesOtherTextAlone() {
@@ -80,7 +88,18 @@ final class CardNameCatalogTests: XCTestCase {
 
   func testTheBundledCatalogLoads() throws {
     let names = CardNameCatalog(catalog: try IssuerCatalog.bundled())
-    XCTAssertEqual(names.spelling(of: "Ahléns"), "Åhléns")
+    XCTAssertEqual(names.glyphSpelling(of: "Ahléns"), "Åhléns")
+    XCTAssertNil(names.glyphSpelling(of: "Ahlens"), "two accents away")
+    XCTAssertEqual(names.spelling(of: "Ahlens", issuer: "ahlens"), "Åhléns")
+  }
+
+  /// The record shows the catalog's spelling with the reading as the first alternative.
+  func testTheReadingStaysAsTheFirstAlternative() {
+    let read = NameSuggestion(suggested: "Decathlo", alternatives: ["Decathlon", "Club"])
+    let spelled = CatalogSpelling(name: "Decathlon").applied(to: read)
+    XCTAssertEqual(
+      spelled,
+      NameSuggestion(suggested: "Decathlon", alternatives: ["Decathlo", "Club"], catalogSpelling: true))
   }
 }
 
