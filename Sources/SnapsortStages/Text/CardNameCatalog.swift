@@ -17,6 +17,9 @@ public struct CardNameCatalog: Sendable {
   private let spellings: [String: Spelling]
   /// Keys long enough that one edit more is still a match, grouped by length for a quick scan.
   private let longKeys: [Int: [String]]
+  /// Keys without their spaces → the key, for a reading that splits a word or joins two; nil
+  /// where two keys differ only by their spaces.
+  private let keysWithoutSpaces: [String: String?]
 
   /// Keys of at least this many characters also match at edit distance 1.
   static let fuzzyLength = 7
@@ -45,13 +48,25 @@ public struct CardNameCatalog: Sendable {
       }
     }
     self.spellings = spellings
+    var keysWithoutSpaces: [String: String?] = [:]
+    for key in spellings.keys {
+      let joined = key.replacingOccurrences(of: " ", with: "")
+      keysWithoutSpaces[joined] = keysWithoutSpaces[joined] == nil ? key : .some(nil)
+    }
+    self.keysWithoutSpaces = keysWithoutSpaces
     longKeys = Dictionary(grouping: spellings.keys.filter { $0.count >= Self.fuzzyLength }, by: \.count)
   }
 
   /// The catalog's spelling of `text` when it is at most one accent or look-alike glyph away
   /// (case aside), nil otherwise: that close, the reading is the catalog's name.
+  /// A space is a glyph too: OCR splits a word where its letters stand apart (`Bied ronka`) or
+  /// joins two (`CoopNederland`).
   public func glyphSpelling(of text: String) -> String? {
-    guard let spelled = spellings[Self.key(text)]?.text else { return nil }
+    let key = Self.key(text)
+    let joined = key.replacingOccurrences(of: " ", with: "")
+    guard let catalogKey = spellings[key] != nil ? key : keysWithoutSpaces[joined] ?? nil,
+      let spelled = spellings[catalogKey]?.text
+    else { return nil }
     return EditDistance.levenshtein(text.lowercased(), spelled.lowercased()) <= 1 ? spelled : nil
   }
 

@@ -58,6 +58,16 @@ final class CardNameCatalogTests: XCTestCase {
     XCTAssertEqual(names.glyphSpelling(of: "Mueller"), "Mueller")
   }
 
+  /// A word split in two or two words joined is one glyph, a space; a split that also loses an
+  /// accent is two edits, and `Co op` is as near `Coop` as `Co-op`, so it names neither.
+  func testOneSpaceSplitOrJoinedIsOneGlyph() {
+    let names = catalog()
+    XCTAssertEqual(names.glyphSpelling(of: "Deca thlon"), "Decathlon")
+    XCTAssertEqual(names.glyphSpelling(of: "LidlPlus"), "Lidl Plus")
+    XCTAssertNil(names.glyphSpelling(of: "Mul ler"))
+    XCTAssertNil(names.glyphSpelling(of: "De ca thlon"))
+  }
+
   /// A dropped letter or two lost accents could as well be a brand the catalog does not know:
   /// only the issuer the classifier named gets its spelling back.
   func testLargerEditsOnlyForTheNamedIssuer() {
