@@ -133,6 +133,11 @@ def main():
     if len(rss) == 2:
         ratio_lines.append(f"- peak RSS: {rss[100]} MB for 100 photos, {rss[2000]} MB for 2 000 "
                            f"(**{rss[2000] / rss[100]:.2f}×**)")
+    mixed = os.path.join(results, "default-mixed-j2.json")
+    if os.path.exists(mixed):
+        run = load(mixed)
+        ratio_lines.append(f"- peak RSS, default pipeline.json on {run['counts']['inputs']} mixed cards, screenshots "
+                           f"and receipts, jobs=2: **{run['peak_rss_mb']} MB** (target ≤ 300)")
     if ratio_lines:
         lines += ["## Ratios", ""] + ratio_lines + [""]
     lines += geometry_speed(results)

@@ -71,6 +71,24 @@ for size in 100 2000; do
   cp "$WORK/out-rss-$size/run.json" "$RESULTS/rss-$size.json"
 done
 
+# 4b. Memory with the default pipeline.json on a mixed folder, jobs=2 (issue #28 item 4: each
+# worker may hold the card and the receipt engines): the first 40 rendered cards, screenshots and
+# receipts, and the real receipt scans of ../shared/data when present (linked, never copied).
+MIXED="$WORK/mixed"
+rm -rf "$MIXED" && mkdir -p "$MIXED"
+for kind in cards screenshots receipts; do
+  find "$IMAGES/$kind" -maxdepth 1 \( -name '*.jpg' -o -name '*.png' \) | sort | head -40 |
+    while read -r path; do ln "$path" "$MIXED/$kind-$(basename "$path")"; done
+done
+for data in sroie softmatic_de; do
+  source="$ROOT/../shared/data/receipts/$data"
+  [ -d "$source" ] || continue
+  for path in "$source"/*.jpg; do ln -s "$(cd "$(dirname "$path")" && pwd)/$(basename "$path")" "$MIXED/$data-$(basename "$path")"; done
+done
+echo "bench: peak RSS, default pipeline over $(find "$MIXED" -maxdepth 1 ! -type d | wc -l) mixed images" >&2
+"$SNAPSORT" run "$MIXED" --out "$WORK/out-mixed" --jobs 2 --fresh --quiet || [ $? -le 1 ]
+cp "$WORK/out-mixed/run.json" "$RESULTS/default-mixed-j2.json"
+
 # 5. Accuracy evaluations, each run by the script of its area when present.
 for eval in bench/*/eval.sh; do
   [ -x "$eval" ] || continue
