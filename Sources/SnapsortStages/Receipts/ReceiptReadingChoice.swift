@@ -55,10 +55,8 @@ struct ReceiptReadingChoice: Equatable {
     guard !taken.isEmpty else { return [] }
     var fields = receipt.fields ?? [:]
     for name in taken {
-      guard let field = other.fields?[name] else { continue }
-      fields[name] = ReceiptField(
-        value: field.value, confidence: field.confidence, line: nil, reading: otherName,
-        source: other.lineText(field.line))
+      guard let field = Self.borrowed(name, from: other, otherName) else { continue }
+      fields[name] = field
       switch name {
       case "merchant": receipt.merchant = other.merchant
       case "date":
@@ -85,11 +83,19 @@ struct ReceiptReadingChoice: Equatable {
     receipt.savings = other.savings
     receipt.tax = other.tax
     for name in ["subtotal", "savings", "tax"] {
-      fields[name] = other.fields?[name].map { field in
-        ReceiptField(
-          value: field.value, confidence: field.confidence, line: nil, reading: otherName,
-          source: other.lineText(field.line))
-      }
+      fields[name] = borrowed(name, from: other, otherName)
+    }
+  }
+
+  /// `other`'s field `name` as evidence of another reading: its line's text kept, its line number
+  /// (which points into the other reading's rows) dropped.
+  private static func borrowed(_ name: String, from other: ReceiptRecord, _ otherName: String)
+    -> ReceiptField?
+  {
+    other.fields?[name].map { field in
+      ReceiptField(
+        value: field.value, confidence: field.confidence, line: nil, reading: otherName,
+        source: other.lineText(field.line))
     }
   }
 }

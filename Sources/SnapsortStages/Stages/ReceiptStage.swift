@@ -152,12 +152,7 @@ public final class ReceiptStage: Stage {
   /// found no smaller paper region (85 % is the share above which it takes a region for the
   /// whole scan).
   static func coversImage(_ quad: [Point], width: Int, height: Int) -> Bool {
-    var twiceArea = 0.0
-    for index in quad.indices {
-      let next = quad[(index + 1) % quad.count]
-      twiceArea += quad[index].x * next.y - next.x * quad[index].y
-    }
-    return abs(twiceArea) / 2 >= 0.85 * Double(width * height)
+    Quad.area(quad) >= 0.85 * Double(width * height)
   }
 
   /// One reading of the receipt from `images` (read in turn, `readPage`), turned upright when it

@@ -17,9 +17,9 @@ public struct CardNameCatalog: Sendable {
   private let spellings: [String: Spelling]
   /// Keys long enough that one edit more is still a match, grouped by length for a quick scan.
   private let longKeys: [Int: [String]]
-  /// Keys without their spaces → the key, for a reading that splits a word or joins two; nil
-  /// where two keys differ only by their spaces.
-  private let keysWithoutSpaces: [String: String?]
+  /// Keys without their spaces → the key, for a reading that splits a word or joins two; keys
+  /// that differ only by their spaces are left out, a reading does not say which.
+  private let keysWithoutSpaces: [String: String]
 
   /// Keys of at least this many characters also match at edit distance 1.
   static let fuzzyLength = 7
@@ -48,12 +48,8 @@ public struct CardNameCatalog: Sendable {
       }
     }
     self.spellings = spellings
-    var keysWithoutSpaces: [String: String?] = [:]
-    for key in spellings.keys {
-      let joined = key.replacingOccurrences(of: " ", with: "")
-      keysWithoutSpaces[joined] = keysWithoutSpaces[joined] == nil ? key : .some(nil)
-    }
-    self.keysWithoutSpaces = keysWithoutSpaces
+    keysWithoutSpaces = Dictionary(grouping: spellings.keys) { $0.replacingOccurrences(of: " ", with: "") }
+      .compactMapValues { $0.count == 1 ? $0[0] : nil }
     longKeys = Dictionary(grouping: spellings.keys.filter { $0.count >= Self.fuzzyLength }, by: \.count)
   }
 
@@ -64,7 +60,7 @@ public struct CardNameCatalog: Sendable {
   public func glyphSpelling(of text: String) -> String? {
     let key = Self.key(text)
     let joined = key.replacingOccurrences(of: " ", with: "")
-    guard let catalogKey = spellings[key] != nil ? key : keysWithoutSpaces[joined] ?? nil,
+    guard let catalogKey = spellings[key] != nil ? key : keysWithoutSpaces[joined],
       let spelled = spellings[catalogKey]?.text
     else { return nil }
     return EditDistance.levenshtein(text.lowercased(), spelled.lowercased()) <= 1 ? spelled : nil
