@@ -15,10 +15,12 @@ public struct RunJob: Sendable {
   /// Reuse the records of an earlier run of the same config in `outputDirectory`.
   public var resume: Bool
   public var shard: ShardSelection?
+  /// `--max-memory`: run fewer photos at once rather than pass it.
+  public var memoryBudget: MemoryBudget?
 
   public init(
     inputs: [URL], config: PipelineConfig, configName: String? = nil, outputDirectory: URL, jobs: Int,
-    resume: Bool = true, shard: ShardSelection? = nil
+    resume: Bool = true, shard: ShardSelection? = nil, memoryBudget: MemoryBudget? = nil
   ) {
     self.inputs = inputs
     self.config = config
@@ -27,6 +29,7 @@ public struct RunJob: Sendable {
     self.jobs = jobs
     self.resume = resume
     self.shard = shard
+    self.memoryBudget = memoryBudget
   }
 
   public struct Result: Sendable {
@@ -38,6 +41,7 @@ public struct RunJob: Sendable {
 
   public func run(
     progress: (@Sendable (Runner.Progress) -> Void)? = nil,
+    onJobsReduced: (@Sendable (JobsReduction) -> Void)? = nil,
     isCancelled: @escaping @Sendable () -> Bool = { false }
   ) throws -> Result {
     // Throws InputError for inputs that cannot be listed, ConfigMismatch when the output holds
@@ -59,10 +63,11 @@ public struct RunJob: Sendable {
       try RecordJournal(outputDirectory: outputDirectory, configHash: config.hash)
     }
     let collected = RecordCollector(journal: journal)
-    let runner = Runner(config: config, jobs: jobs, outputDirectory: outputDirectory)
+    let runner = Runner(
+      config: config, jobs: jobs, outputDirectory: outputDirectory, memoryBudget: memoryBudget)
     let timings = try runner.run(
-      listing.inputs, reusing: previous,
-      sink: { collected.append($0) }, progress: progress, isCancelled: isCancelled)
+      listing.inputs, reusing: previous, sink: { collected.append($0) }, progress: progress,
+      onJobsReduced: onJobsReduced, isCancelled: isCancelled)
     if let failure = collected.journalFailure {
       throw OutputError(path: outputDirectory.path, reason: OutputError.reason(failure))
     }
@@ -105,7 +110,9 @@ public struct RunJob: Sendable {
         inputs: listing.inputs.count, ok: records.count - failed, error: failed,
         skipped: listing.skipped.count, notStarted: timings.notStarted),
       stages: RunSummary.stageTimings(timings), skippedFiles: listing.skipped,
-      skippedReasons: listing.reasons, interrupted: timings.notStarted > 0)
+      skippedReasons: listing.reasons, interrupted: timings.notStarted > 0,
+      maxMemoryMB: memoryBudget.map { Rounding.tenths($0.megabytes) },
+      jobsReduced: memoryBudget == nil ? nil : timings.jobsReductions.map(RunSummary.JobsReduced.init))
   }
 
   /// The earlier records to reuse, by content hash: none for a fresh run; else the folder must

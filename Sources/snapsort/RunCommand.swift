@@ -35,6 +35,15 @@ struct RunCommand: ParsableCommand {
   @Option(name: [.short, .long], help: "Photos processed at once (default: the number of cores).")
   var jobs: Int?
 
+  @Option(
+    name: .customLong("max-memory"),
+    help: ArgumentHelp(
+      "Peak memory to stay under, e.g. 300M or 1.5G: past it, fewer photos run at once.",
+      discussion:
+        "Each worker holds its own OCR engines and one photo. When the run's peak memory passes the budget, a worker stops after its photo (its engines are freed) with a warning, and another each time the peak grows past it again, down to one; run.json's jobs_reduced lists them."
+    ))
+  var maxMemory: String?
+
   @Flag(name: .long, help: "Print no progress, only the summary line.")
   var quiet = false
 
@@ -69,6 +78,11 @@ struct RunCommand: ParsableCommand {
       do { _ = try ShardSelection(parsing: shard) } catch { throw ValidationError("\(error)") }
     }
     if let shards, shards < 1 { throw ValidationError("--shards must be at least 1.") }
+    if let maxMemory {
+      do { _ = try MemoryBudget(parsing: maxMemory) } catch {
+        throw ValidationError("--max-memory: \(error)")
+      }
+    }
   }
 
   func run() throws {
@@ -96,12 +110,16 @@ struct RunCommand: ParsableCommand {
     // A second Ctrl-C quits at once, but still leaves records.jsonl with what is done.
     let interrupt = InterruptFlag.install(onSecond: { Self.writeFinished(in: outputURL) })
     let progress = ProgressReporter(enabled: !quiet)
+    let budget = try maxMemory.map { try MemoryBudget(parsing: $0) }
     let job = RunJob(
       inputs: paths.map { URL(fileURLWithPath: $0) }, config: pipeline, configName: configURL.path,
-      outputDirectory: outputURL, jobs: jobs, resume: !fresh, shard: selection)
+      outputDirectory: outputURL, jobs: jobs, resume: !fresh, shard: selection, memoryBudget: budget)
     let result: RunJob.Result
     do {
-      result = try job.run(progress: { progress.update($0) }, isCancelled: { interrupt.isSet })
+      result = try job.run(
+        progress: { progress.update($0) },
+        onJobsReduced: { reduction in budget.map { progress.warn(Self.describe(reduction, budget: $0)) } },
+        isCancelled: { interrupt.isSet })
     } catch let error as InputError {
       Terminal.error(error.description)
       throw SnapsortExit.usage
@@ -120,6 +138,18 @@ struct RunCommand: ParsableCommand {
       throw SnapsortExit.internalError
     }
     progress.finish()
+    try Self.report(result, budget: budget, jobs: jobs)
+  }
+
+  /// The run's closing lines; throws the exit status a partly failed or interrupted run ends with.
+  private static func report(_ result: RunJob.Result, budget: MemoryBudget?, jobs: Int) throws {
+    if let budget, result.summary.peakRSSMB > budget.megabytes {
+      let oneAtATime = jobs == 1 || result.summary.jobsReduced?.last?.workers == 1
+      Terminal.info(
+        "warning: peak memory \(String(format: "%.0f MB", result.summary.peakRSSMB)) went over "
+          + "--max-memory \(budget)"
+          + (oneAtATime ? " with one photo at a time: one worker's engines and photo need more" : ""))
+    }
 
     let counts = result.summary.counts
     Terminal.info(
@@ -130,6 +160,18 @@ struct RunCommand: ParsableCommand {
       throw SnapsortExit.interrupted
     }
     if counts.error > 0 { throw SnapsortExit.someFailed }
+  }
+
+  /// A worker stopped for `--max-memory`, as the warning a person reads.
+  static func describe(_ reduction: JobsReduction, budget: MemoryBudget) -> String {
+    let photos = reduction.workers == 1 ? "1 photo" : "\(reduction.workers) photos"
+    let memory = String(format: "%.0f MB", reduction.residentMB)
+    if reduction.afterPhotos == 0 {
+      return "the workers' OCR engines alone take \(memory), over --max-memory \(budget): "
+        + "running \(photos) at a time"
+    }
+    return "peak memory \(memory) after \(reduction.afterPhotos) photos is over --max-memory \(budget): "
+      + "running \(photos) at a time from now on"
   }
 
   /// Why a folder cannot be made, as a sentence: the usual cause, a file where a folder of the

@@ -133,6 +133,14 @@ final class ProgressReporter: @unchecked Sendable {
     }
   }
 
+  /// A warning in the middle of a run, printed whether or not progress is shown; the progress bar
+  /// is redrawn below it by the next update.
+  func warn(_ message: String) {
+    if drewBar { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    Terminal.info("warning: \(message)")
+    lastDraw = .distantPast
+  }
+
   func finish() {
     if drewBar { FileHandle.standardError.write(Data("\n".utf8)) }
   }

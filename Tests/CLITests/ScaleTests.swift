@@ -122,6 +122,45 @@ final class ScaleTests: XCTestCase {
     XCTAssertEqual(((fresh?["stages"] as? [String: Any])?["load"] as? [String: Any])?["count"] as? Int, 7)
   }
 
+  /// Over `--max-memory`, a worker stops with a warning and every photo still gets its record,
+  /// the same as without a budget. Six 7-megapixel photos through a load-only pipeline: one
+  /// decoded photo is 21 MB, so two at once pass 75 MB while the process alone stays below it.
+  func testMaxMemoryStopsAWorkerWithAWarningAndKeepsEveryRecord() throws {
+    let input = directory.appendingPathComponent("large")
+    try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+    for index in 0..<6 {
+      let image = Bitmap(width: 3000, height: 2400, format: .rgb) { out in
+        for i in 0..<out.count { out[i] = UInt8((i / 3 + index * 29) % 253) }
+      }
+      try ImageEncoder.jpeg(image).write(to: input.appendingPathComponent("photo-\(index).jpg"))
+    }
+    let config = directory.appendingPathComponent("load-only.json")
+    try Data(#"{"version": 1, "kind": "card", "stages": [{"stage": "load"}]}"#.utf8).write(to: config)
+    let free = directory.appendingPathComponent("free"), kept = directory.appendingPathComponent("kept")
+    let base = ["run", input.path, "--config", config.path, "--jobs", "2", "--quiet"]
+    XCTAssertEqual(try CLI.run(base + ["--out", free.path]).status, 0)
+    let budgeted = try CLI.run(base + ["--out", kept.path, "--max-memory", "75M"])
+    XCTAssertEqual(budgeted.status, 0, budgeted.stderr)
+    XCTAssertTrue(
+      budgeted.stderr.contains("is over --max-memory 75 MB: running 1 photo at a time"), budgeted.stderr)
+    XCTAssertEqual(try records(kept), try records(free))
+    let summary =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: kept.appendingPathComponent("run.json")))
+      as? [String: Any]
+    XCTAssertEqual(summary?["max_memory_mb"] as? Double, 75)
+    let reduced = try XCTUnwrap(summary?["jobs_reduced"] as? [[String: Any]])
+    XCTAssertEqual(reduced.count, 1)
+    XCTAssertEqual(reduced.first?["workers"] as? Int, 1)
+    XCTAssertGreaterThan(reduced.first?["after_photos"] as? Int ?? 0, 0)
+    XCTAssertGreaterThan(reduced.first?["peak_rss_mb"] as? Double ?? 0, 75)
+  }
+
+  func testMaxMemoryThatIsNoSizeIsAUsageError() throws {
+    let result = try CLI.run(["run", "samples", "--max-memory", "300X"])
+    XCTAssertEqual(result.status, 2, result.stderr)
+    XCTAssertTrue(result.stderr.contains("cannot read \"300X\" as a memory size"), result.stderr)
+  }
+
   func testMergedShardsEqualASingleRun() throws {
     let input = try makeFolder(count: 12)
     let single = directory.appendingPathComponent("single")

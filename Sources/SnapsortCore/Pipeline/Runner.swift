@@ -20,11 +20,14 @@ public final class Runner: Sendable {
   public let config: PipelineConfig
   public let jobs: Int
   public let outputDirectory: URL?
+  /// Run fewer photos at once when the process's peak memory passes it (nil: no ceiling).
+  public let memoryBudget: MemoryBudget?
 
-  public init(config: PipelineConfig, jobs: Int, outputDirectory: URL?) {
+  public init(config: PipelineConfig, jobs: Int, outputDirectory: URL?, memoryBudget: MemoryBudget? = nil) {
     self.config = config
     self.jobs = max(1, jobs)
     self.outputDirectory = outputDirectory
+    self.memoryBudget = memoryBudget
     MemoryPolicy.apply()
   }
 
@@ -35,6 +38,7 @@ public final class Runner: Sendable {
   ///     every product is seeded is not run for that photo.
   ///   - isCancelled: checked before each new photo; in-flight photos finish.
   ///   - progress: called on the sink's queue after each record.
+  ///   - onJobsReduced: called on the sink's queue when a worker stops to keep `memoryBudget`.
   /// - Returns: per-stage timings in seconds, and the inputs not started because of cancellation.
   /// - Throws: when a stage cannot be created (a missing native library or model): no photo is
   ///   processed then.
@@ -44,24 +48,22 @@ public final class Runner: Sendable {
     seeds: (@Sendable (InputScanner.Input) -> [any Artifact])? = nil,
     sink: @escaping @Sendable (Record) -> Void,
     progress: (@Sendable (Progress) -> Void)? = nil,
+    onJobsReduced: (@Sendable (JobsReduction) -> Void)? = nil,
     isCancelled: @escaping @Sendable () -> Bool = { false }
   ) throws -> RunTimings {
-    let context = StageContext(outputDirectory: outputDirectory, jobs: jobs)
-    let workerCount = min(jobs, max(1, inputs.count))
-    // Create every worker's stages before the first photo, so a setup failure stops the run
-    // cleanly instead of turning every record into an error.
-    let pipelines = try (0..<workerCount).map { _ in
-      WorkerPipeline(try self.config.instantiate(context: context))
-    }
-    let state = RunState(total: inputs.count)
+    let (workers, reduction) = try makeWorkers(count: min(jobs, max(1, inputs.count)))
+    let state = RunState(total: inputs.count, workers: workers.count, budget: memoryBudget)
     let sinkQueue = DispatchQueue(label: "snapsort.sink")
+    if let reduction {
+      state.noteReduction(reduction)
+      onJobsReduced?(reduction)
+    }
     let config = self.config
     let outputDirectory = self.outputDirectory
 
-    DispatchQueue.concurrentPerform(iterations: workerCount) { worker in
-      let pipeline = pipelines[worker]
+    DispatchQueue.concurrentPerform(iterations: workers.count) { worker in
       var timings = StageClock()
-      while !isCancelled(), let index = state.next() {
+      while !isCancelled(), let pipeline = workers[worker].pipeline, let index = state.next() {
         let input = inputs[index]
         let record = Self.process(
           input, with: pipeline, config: config, outputDirectory: outputDirectory, reusing: previous,
@@ -71,11 +73,38 @@ public final class Runner: Sendable {
           let snapshot = state.completed(failed: record.status == .error, file: record.file)
           progress?(snapshot)
         }
+        if let reduction = state.stopWorkerIfOverBudget() {
+          workers[worker].release()
+          sinkQueue.sync { onJobsReduced?(reduction) }
+        }
       }
+      workers[worker].release()
       state.merge(timings)
     }
     let merged = state.timings
-    return RunTimings(perStage: merged.wall, cpuPerStage: merged.cpu, notStarted: state.remaining)
+    return RunTimings(
+      perStage: merged.wall, cpuPerStage: merged.cpu, notStarted: state.remaining,
+      jobsReductions: state.reductions)
+  }
+
+  /// Every worker's stages, created before the first photo so that a setup failure stops the run
+  /// cleanly instead of turning every record into an error. With a memory budget, a worker whose
+  /// creation leaves the process over it is not kept (the first always is).
+  private func makeWorkers(count: Int) throws -> ([WorkerSlot], JobsReduction?) {
+    let context = StageContext(outputDirectory: outputDirectory, jobs: jobs)
+    var workers: [WorkerSlot] = []
+    for _ in 0..<count {
+      let slot = WorkerSlot(WorkerPipeline(try config.instantiate(context: context)))
+      if let memoryBudget, !workers.isEmpty, let resident = MemoryBudget.residentBytes(),
+        resident > memoryBudget.bytes
+      {
+        slot.release()
+        let megabytes = Rounding.tenths(Double(resident) / 1_048_576)
+        return (workers, JobsReduction(afterPhotos: 0, residentMB: megabytes, workers: workers.count))
+      }
+      workers.append(slot)
+    }
+    return (workers, nil)
   }
 
   /// Processes `inputs` and returns their records by path, for callers that want them all at once
@@ -184,6 +213,20 @@ final class WorkerPipeline: @unchecked Sendable {
   init(_ stages: [(PipelineConfig.Step, any Stage)]) { self.stages = stages }
 }
 
+/// A worker's pipeline while the worker runs; emptied when it stops, so that its engines are freed
+/// then rather than at the end of the run.
+final class WorkerSlot: @unchecked Sendable {
+  // Confinement: read and emptied only by the worker whose index selects this slot.
+  private(set) var pipeline: WorkerPipeline?
+  init(_ pipeline: WorkerPipeline) { self.pipeline = pipeline }
+
+  func release() {
+    guard pipeline != nil else { return }
+    pipeline = nil
+    MemoryBudget.returnFreedMemory()
+  }
+}
+
 /// One worker's per-stage durations, in seconds: wall time, and the CPU time of the worker's
 /// own thread.
 ///
@@ -211,6 +254,8 @@ public struct RunTimings: Sendable {
   public var perStage: [String: [Double]]
   public var cpuPerStage: [String: [Double]] = [:]
   public var notStarted: Int
+  /// Workers stopped to keep the memory budget, in order.
+  public var jobsReductions: [JobsReduction] = []
 
   public func percentile(_ p: Double, of stage: String) -> Double? {
     Self.percentile(p, of: perStage[stage])
@@ -237,8 +282,43 @@ final class RunState: @unchecked Sendable {
   private var failed = 0
   private let total: Int
   private var mergedTimings = StageClock()
+  private let budget: MemoryBudget?
+  private var activeWorkers: Int
+  private var peakAtLastReduction: UInt64 = 0
+  private var reductionList: [JobsReduction] = []
 
-  init(total: Int) { self.total = total }
+  init(total: Int, workers: Int = 1, budget: MemoryBudget? = nil) {
+    self.total = total
+    self.activeWorkers = workers
+    self.budget = budget
+  }
+
+  /// Called by a worker after each photo: whether it should stop because the process's peak
+  /// memory has passed the budget. A photo's buffers are freed by the time a worker asks, so the
+  /// peak, not the current size, says what the workers needed. Another worker stops only when the
+  /// peak has grown again since the last one stopped; the last worker never stops.
+  func stopWorkerIfOverBudget() -> JobsReduction? {
+    guard let budget else { return nil }
+    guard let peak = MemoryBudget.peakResidentBytes() else { return nil }
+    return lock.withLock {
+      guard activeWorkers > 1, peak > budget.bytes, peak > peakAtLastReduction else { return nil }
+      activeWorkers -= 1
+      peakAtLastReduction = peak
+      let reduction = JobsReduction(
+        afterPhotos: done, residentMB: Rounding.tenths(Double(peak) / 1_048_576), workers: activeWorkers)
+      reductionList.append(reduction)
+      return reduction
+    }
+  }
+
+  func noteReduction(_ reduction: JobsReduction) {
+    lock.withLock {
+      activeWorkers = reduction.workers
+      reductionList.append(reduction)
+    }
+  }
+
+  var reductions: [JobsReduction] { lock.withLock { reductionList } }
 
   func next() -> Int? {
     lock.withLock {

@@ -42,6 +42,24 @@ public struct RunSummary: Codable, Sendable {
     }
   }
 
+  /// A worker stopped to keep `--max-memory`.
+  public struct JobsReduced: Codable, Sendable {
+    public var afterPhotos: Int
+    public var peakRSSMB: Double
+    public var workers: Int
+    enum CodingKeys: String, CodingKey {
+      case workers
+      case afterPhotos = "after_photos"
+      case peakRSSMB = "peak_rss_mb"
+    }
+
+    public init(_ reduction: JobsReduction) {
+      afterPhotos = reduction.afterPhotos
+      peakRSSMB = reduction.residentMB
+      workers = reduction.workers
+    }
+  }
+
   public var version: String
   public var configHash: String
   public var config: String?
@@ -59,6 +77,10 @@ public struct RunSummary: Codable, Sendable {
   public var interrupted: Bool
   /// The process's peak resident memory so far (getrusage), in MiB.
   public var peakRSSMB: Double = RunSummary.currentPeakRSSMB()
+  /// `--max-memory` in MiB, nil when the run had none.
+  public var maxMemoryMB: Double? = nil
+  /// Workers stopped to keep `--max-memory`, in order (nil when the run had no budget).
+  public var jobsReduced: [JobsReduced]? = nil
 
   enum CodingKeys: String, CodingKey {
     case version, config, jobs, counts, stages, interrupted
@@ -69,6 +91,8 @@ public struct RunSummary: Codable, Sendable {
     case skippedReasons = "skipped_reasons"
     case inputPaths = "input_paths"
     case peakRSSMB = "peak_rss_mb"
+    case maxMemoryMB = "max_memory_mb"
+    case jobsReduced = "jobs_reduced"
   }
 
   public static func currentPeakRSSMB() -> Double {

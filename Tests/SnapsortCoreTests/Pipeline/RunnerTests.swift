@@ -121,3 +121,27 @@ final class RunnerTests: XCTestCase {
     XCTAssertEqual(result.records.first { $0.file == "fail-me.png" }?.status, .ok)
   }
 }
+
+final class MemoryBudgetTests: XCTestCase {
+  func testSizesInBinaryUnitsWithOrWithoutB() throws {
+    XCTAssertEqual(try MemoryBudget(parsing: "300M").bytes, 300 * 1_048_576)
+    XCTAssertEqual(try MemoryBudget(parsing: "300mb").bytes, 300 * 1_048_576)
+    XCTAssertEqual(try MemoryBudget(parsing: " 300 MiB ").bytes, 300 * 1_048_576)
+    XCTAssertEqual(try MemoryBudget(parsing: "300").bytes, 300 * 1_048_576)
+    XCTAssertEqual(try MemoryBudget(parsing: "1.5G").bytes, 1536 * 1_048_576)
+    XCTAssertEqual(try MemoryBudget(parsing: "800k").bytes, 800 * 1024)
+  }
+
+  func testWhatIsNoSizeIsRefused() {
+    for text in ["", "M", "300X", "-3M", "0", "1.2.3G", "300 MBB"] {
+      XCTAssertThrowsError(try MemoryBudget(parsing: text), text)
+    }
+  }
+
+  func testTheProcessKnowsItsResidentAndPeakMemory() throws {
+    let resident = try XCTUnwrap(MemoryBudget.residentBytes())
+    let peak = try XCTUnwrap(MemoryBudget.peakResidentBytes())
+    XCTAssertGreaterThan(resident, 1_048_576)
+    XCTAssertGreaterThanOrEqual(peak, resident / 2)
+  }
+}
