@@ -170,7 +170,8 @@ struct RunCommand: ParsableCommand {
       return "the workers' OCR engines alone take \(memory), over --max-memory \(budget): "
         + "running \(photos) at a time"
     }
-    return "peak memory \(memory) after \(reduction.afterPhotos) photos is over --max-memory \(budget): "
+    let done = reduction.afterPhotos == 1 ? "1 photo" : "\(reduction.afterPhotos) photos"
+    return "peak memory \(memory) after \(done) is over --max-memory \(budget): "
       + "running \(photos) at a time from now on"
   }
 

@@ -3,9 +3,10 @@
 # item 1): renders a mixed set of photos and wallet screenshots from bench/gen's held-out font,
 # layout and app families, then runs the cards preset and the Python baseline
 # (bench/baseline/user_script.py) alternately, ROUNDS pairs at --jobs 2 (the order flips every
-# round so neither always runs on a warmer cache), plus one run of each at --jobs 1. Writes
-# $BENCH_RESULTS/speed-heldout.md: the ratio per pair with its median and spread, per-stage CPU
-# p50/p95 and sums, peak RSS at jobs 1 and 2, and both tools' accuracy on the same images.
+# round so neither always runs on a warmer cache), plus one run of each at --jobs 1 and one of
+# snapsort at --jobs 4 (item 5's scaling curve). Writes $BENCH_RESULTS/speed-heldout.md: the ratio
+# per pair with its median and spread, throughput at jobs 1, 2 and 4 against the cores there are,
+# per-stage CPU p50/p95 and sums, peak RSS, and both tools' accuracy on the same images.
 set -euo pipefail
 COUNT=${BENCH_SPEED_COUNT:-60}
 SEED=${BENCH_SPEED_SEED:-2828}
@@ -50,6 +51,8 @@ done
 echo "bench: held-out speed at --jobs 1" >&2
 snapsort_run 1 snapsort-j1
 baseline_run 1 baseline-j1
+echo "bench: held-out speed at --jobs 4" >&2
+snapsort_run 4 snapsort-j4
 
 "$PY" bench/speed/summary.py "$SET" --rounds "$ROUNDS" > "$BENCH_RESULTS/speed-heldout.md"
 cat "$BENCH_RESULTS/speed-heldout.md" >&2

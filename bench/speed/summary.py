@@ -38,6 +38,19 @@ def accuracy(images, by_file):
     return {label: score_cards.cell(scored, key, f) for label, key, f in MEASURES}, len(scored)
 
 
+def scaling(time, count, rounds):
+    """Throughput by --jobs (issue #28 item 5): jobs 2 is the median of the paired rounds."""
+    walls = {1: time["snapsort-j1"]["wall_s"],
+             2: statistics.median(time[f"snapsort-j2-r{r}"]["wall_s"] for r in range(1, rounds + 1))}
+    if "snapsort-j4" in time:
+        walls[4] = time["snapsort-j4"]["wall_s"]
+    out = [f"Scaling on this machine ({os.cpu_count()} cores; target: jobs 2 ≥ 1.8× jobs 1):", "",
+           "| --jobs | wall s | images/s | × jobs 1 |", "|---|---|---|---|"]
+    for jobs, wall in sorted(walls.items()):
+        out.append(f"| {jobs} | {wall:.2f} | {count / wall:.1f} | {walls[1] / wall:.2f}× |")
+    return out + [""]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("set")
@@ -66,10 +79,13 @@ def main():
     out += ["", f"**Speed-up, median of {len(ratios)} pairs: {statistics.median(ratios):.2f}×** "
             f"(spread {min(ratios):.2f}–{max(ratios):.2f}×; target ≥ 3×).", ""]
 
+    out += scaling(time, count, args.rounds)
     out += ["| run | wall s | CPU s (user + sys) | peak RSS MB (process tree's largest) | snapsort's own peak RSS MB |",
             "|---|---|---|---|---|"]
-    for name in ["snapsort-j1", "baseline-j1"] + [f"{t}-j2-r{r}" for r in range(1, args.rounds + 1)
-                                                  for t in ("snapsort", "baseline")]:
+    for name in ["snapsort-j1", "baseline-j1", "snapsort-j4"] + [
+            f"{t}-j2-r{r}" for r in range(1, args.rounds + 1) for t in ("snapsort", "baseline")]:
+        if name not in time:
+            continue
         t = time[name]
         own = ""
         run_json = os.path.join(runs, name, "run.json")
