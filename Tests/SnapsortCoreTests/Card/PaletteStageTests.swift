@@ -21,10 +21,10 @@ final class PaletteStageTests: XCTestCase {
     }
   }
 
-  private func run(_ crop: Bitmap) throws -> CardRecord {
+  private func run(_ crop: Bitmap, options: PaletteStage.Options = .init()) throws -> CardRecord {
     let item = PhotoItem(relativePath: "x", url: URL(fileURLWithPath: "/x"), outputDirectory: nil)
     item.artifacts.write(CardCrop(image: crop, quad: [], file: nil))
-    try PaletteStage(options: .init(), context: StageContext()).process(item)
+    try PaletteStage(options: options, context: StageContext()).process(item)
     return try XCTUnwrap(item.record.card)
   }
 
@@ -76,6 +76,33 @@ final class PaletteStageTests: XCTestCase {
     // A blown-out highlight over a tenth of a blue card: light, not a colour of the card.
     let record = try run(card { x, y in x < 320 && y < 200 ? (255, 255, 255) : (0, 70, 160) })
     XCTAssertEqual(record.colors?.count, 1, "\(record.colors ?? [])")
+  }
+
+  /// A background lit from one side runs from dark to light blue: k-means cuts it into colours
+  /// at either end, the largest area of one colour is the whole of it, and its median is the
+  /// middle of the ramp. A white panel covers a quarter of the card.
+  func testAGradientBackgroundIsOneAreaWhoseMedianIsTheFirstBackground() throws {
+    let ramp = card { x, y in
+      if (150..<450).contains(y) && (250..<760).contains(x) { return (250, 250, 250) }
+      let t = Double(x) / 1011
+      return (UInt8(20 + 60 * t), UInt8(60 + 90 * t), UInt8(140 + 100 * t))
+    }
+    let record = try run(ramp)
+    let middle = CIELAB.lab(r: 50 / 255, g: 105 / 255, b: 190 / 255)
+    let background = try XCTUnwrap(record.backgrounds?.first.flatMap(CIELAB.lab(hex:)))
+    XCTAssertLessThan(CIELAB.distance(background, middle), 6, "\(record.backgrounds ?? [])")
+    let largestCluster = try XCTUnwrap(record.colors?.first.flatMap { CIELAB.lab(hex: $0.hex) })
+    XCTAssertGreaterThan(CIELAB.distance(largestCluster, middle), 6, "k-means alone cuts the ramp")
+    var clustersOnly = PaletteStage.Options()
+    clustersOnly.areaStep = 0
+    XCTAssertEqual(try run(ramp, options: clustersOnly).backgrounds?.first, record.colors?.first?.hex)
+  }
+
+  func testTheLargerOfTwoFlatAreasIsTheFirstBackground() throws {
+    // Red over the upper 40 %, dark grey below: the grey area is the card's background.
+    let record = try run(card { _, y in y < 255 ? (200, 16, 46) : (40, 40, 40) })
+    let background = try XCTUnwrap(record.backgrounds?.first.flatMap(CIELAB.lab(hex:)))
+    XCTAssertLessThan(CIELAB.distance(background, CIELAB.lab(hex: "#282828")!), 1)
   }
 
   func testDeterministic() throws {
