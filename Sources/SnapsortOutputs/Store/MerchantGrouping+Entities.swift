@@ -1,4 +1,5 @@
 import Foundation
+import SnapsortImaging
 import SnapsortStages
 
 extension MerchantGrouping {
@@ -113,26 +114,19 @@ extension MerchantGrouping {
 
 /// Union–find over receipts that refuses a link joining two names the user split.
 struct LinkedGroups {
-  private var parent: [Int]
+  private var sets: DisjointSets
   /// The name keys in each root's group.
   private var keysOfRoot: [Int: Set<String>]
   private let splits: [(String, String)]
 
   init(count: Int, keys: [String?], choices: [MerchantGrouping.Choice]) {
-    parent = Array(0..<count)
+    sets = DisjointSets(count: count)
     keysOfRoot = [:]
     for (index, key) in keys.enumerated() { if let key { keysOfRoot[index] = [key] } }
     splits = choices.filter { $0.kind == .split }.map { ($0.first, $0.second) }
   }
 
-  mutating func root(_ index: Int) -> Int {
-    var index = index
-    while parent[index] != index {
-      parent[index] = parent[parent[index]]
-      index = parent[index]
-    }
-    return index
-  }
+  mutating func root(_ index: Int) -> Int { sets.root(of: index) }
 
   mutating func link(_ a: Int, _ b: Int) {
     let (rootA, rootB) = (root(a), root(b))
@@ -144,7 +138,7 @@ struct LinkedGroups {
     {
       return
     }
-    parent[rootB] = rootA
+    sets.join(rootA, rootB)
     keysOfRoot[rootA] = keysA.union(keysB)
     keysOfRoot[rootB] = nil
   }

@@ -194,24 +194,3 @@ struct SampleGrid {
     return CIELAB.Lab(l: median(\.l), a: median(\.a), b: median(\.b))
   }
 }
-
-/// Union–find over sample indices, with path halving.
-private struct DisjointSets {
-  private var parent: [Int]
-
-  init(count: Int) { parent = Array(0..<count) }
-
-  mutating func root(of index: Int) -> Int {
-    var index = index
-    while parent[index] != index {
-      parent[index] = parent[parent[index]]
-      index = parent[index]
-    }
-    return index
-  }
-
-  mutating func join(_ a: Int, _ b: Int) {
-    let rootA = root(of: a), rootB = root(of: b)
-    if rootA != rootB { parent[rootA] = rootB }
-  }
-}
