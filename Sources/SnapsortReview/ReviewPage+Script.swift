@@ -21,7 +21,11 @@ extension ReviewPage {
       }
       const response = await fetch(path, options);
       const data = await response.json();
-      if (!response.ok) throw new Error(data.error || response.statusText);
+      if (!response.ok) {
+        const error = new Error(data.error || response.statusText);
+        error.status = response.status;
+        throw error;
+      }
       return data;
     }
     const withToken = (url) => url + (url.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token);
@@ -94,7 +98,7 @@ extension ReviewPage {
       if (detail.reasons.length) parts.push(el("ul", { class: "reasons" }, ...detail.reasons.map((r) => el("li", {}, "+" + r.points + " " + r.text))));
       if (record.error) parts.push(el("p", { class: "error" }, record.error.stage + ": " + record.error.message));
       if (record.card) parts.push(cardView(detail), cardFields(detail));
-      if (record.receipt) parts.push(receiptView(record.receipt));
+      if (record.receipt) parts.push(receiptView(detail));
       parts.push(labels(detail));
       $("#detail").replaceChildren(...parts);
     }
@@ -164,7 +168,7 @@ extension ReviewPage {
       status("re-running " + file + " with the new corners…");
       try {
         const rounded = quad.map((point) => [Math.round(point[0] * 10) / 10, Math.round(point[1] * 10) / 10]);
-        const detail = await api("/api/quad", { file: file, quad: rounded });
+        const detail = await api("/api/quad", { file: file, quad: rounded, version: current.version });
         show(detail);
         status("re-warped in " + Math.round(performance.now() - started) + " ms");
         document.body.dataset.rewarps = String(Number(document.body.dataset.rewarps || 0) + 1);
@@ -175,23 +179,21 @@ extension ReviewPage {
       }
     }
 
-    async function edit(change) {
+    // Every write carries the version of the record the page shows; a record changed in another
+    // tab meanwhile is refused (409) and shown again as it now is, so no edit is lost unseen.
+    async function write(path, change, done) {
+      const file = current.file;
       try {
-        show(await api("/api/correct", Object.assign({ file: current.file }, change)));
-        status("saved");
+        show(await api(path, Object.assign({ file: file, version: current.version }, change)));
+        status(done);
         loadQueue();
       } catch (error) {
         status(error.message, true);
+        if (error.status === 409) { await openRecord(file); status(error.message, true); }
       }
     }
-    async function label(change) {
-      try {
-        show(await api("/api/labels", Object.assign({ file: current.file }, change)));
-        loadQueue();
-      } catch (error) {
-        status(error.message, true);
-      }
-    }
+    const edit = (change) => write("/api/correct", change, "saved");
+    const label = (change) => write("/api/labels", change, "saved");
 
     function fieldRow(title, input, detail, field) {
       const row = [el("label", { for: input.id }, title), el("div", {}, input)];
@@ -241,16 +243,50 @@ extension ReviewPage {
       return el("div", { class: "fields" }, ...rows);
     }
 
-    function receiptView(receipt) {
-      const rows = [["Merchant", receipt.merchant], ["Date", receipt.date], ["Total", [receipt.total, receipt.currency].filter(Boolean).join(" ")],
-        ["Subtotal", receipt.subtotal], ["Tax", receipt.tax]];
-      const checks = receipt.checks && receipt.checks.problems.length ? receipt.checks.problems.join("; ") : "no problem found";
-      rows.push(["Checks", checks]);
-      const fields = el("div", { class: "fields" });
-      for (const [title, value] of rows) fields.append(el("label", {}, title), el("div", {}, value || "—"));
+    // A receipt: its fields editable beside the photo and the lines the run read; the line a
+    // field was read from is marked while that field has the focus, and the checks are computed
+    // again by the server as amounts are typed.
+    function receiptView(detail) {
+      const receipt = detail.record.receipt;
+      const lines = el("ol", { id: "receipt-lines", class: "lines", start: "0" },
+        ...(receipt.text || []).map((line) => el("li", {}, line.text)));
+      const checks = el("div", { id: "checks" }, checksText(receipt.checks ? receipt.checks.problems : []));
+      const inputs = {};
+      const recheck = debounce(async () => {
+        const params = ["subtotal", "tax", "total"].map((name) => query(name, inputs[name].value)).join("&");
+        try {
+          const result = await api("/api/checks?" + query("file", detail.file) + "&" + params);
+          checks.replaceChildren(checksText(result.problems, result.items_sum));
+        } catch (error) {
+          checks.replaceChildren(el("span", { class: "error" }, error.message));
+        }
+      }, 200);
+      const rows = [];
+      for (const [field, title] of [["merchant", "Merchant"], ["date", "Date"], ["currency", "Currency"],
+        ["subtotal", "Subtotal"], ["tax", "Tax"], ["total", "Total"]]) {
+        const input = el("input", { id: "receipt-" + field, value: receipt[field] || "", "data-field": field });
+        inputs[field] = input;
+        input.addEventListener("change", () => edit({ [field]: input.value }));
+        if (["subtotal", "tax", "total"].includes(field)) input.addEventListener("input", recheck);
+        input.addEventListener("focus", () => markLine(lines, receipt.fields && receipt.fields[field]));
+        input.addEventListener("blur", () => markLine(lines, null));
+        rows.push(...fieldRow(title, input, detail, field));
+      }
+      rows.push(el("label", {}, "Checks"), checks);
       const items = el("table", {}, el("tr", {}, el("th", {}, "item"), el("th", {}, "amount")),
         ...(receipt.items || []).map((item) => el("tr", {}, el("td", {}, item.description), el("td", {}, String(item.amount)))));
-      return el("div", {}, fields, items);
+      const photo = detail.photo ? el("img", { id: "photo", class: "receipt-photo", src: withToken(detail.photo), alt: "the photo" }) : null;
+      return el("div", { class: "receipt" }, el("div", {}, el("div", { class: "fields" }, ...rows), items), lines, photo);
+    }
+    function checksText(problems, itemsSum) {
+      const text = problems.length ? problems.join("; ") : "the amounts add up" + (itemsSum ? " (items " + itemsSum + ")" : "");
+      return el("span", { class: problems.length ? "error" : "" }, text);
+    }
+    function markLine(lines, field) {
+      for (const item of lines.children) item.classList.remove("source");
+      if (!field || field.line === undefined || field.line === null) return;
+      const item = lines.children[field.line];
+      if (item) { item.classList.add("source"); item.scrollIntoView({ block: "nearest" }); }
     }
 
     function labels(detail) {

@@ -68,6 +68,9 @@ enum ReviewPage {
     .swatch.chosen{outline:3px solid #36c}
     .chip{display:inline-block;background:#e4ecf7;border-radius:10px;padding:1px 8px;margin:0 4px 4px 0}
     .chip button,.notes button{border:none;background:none;cursor:pointer;color:#a00}
+    .receipt{display:flex;gap:16px;flex-wrap:wrap;align-items:flex-start}
+    .lines{font:12px/1.5 ui-monospace,monospace;max-height:480px;overflow:auto;background:#fff;border:1px solid #ddd;padding:4px 4px 4px 36px;margin:0}
+    .lines li.source{background:#fd0}.receipt-photo{max-width:320px;border:1px solid #ccc}
     .error{color:#a00}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:2px 8px;text-align:left}
     """
 }

@@ -71,6 +71,11 @@ public final class ReviewServer: Sendable {
     }
     await route("GET /api/queue") { session, request in try session.queue(search: request.query["q"] ?? "") }
     await route("GET /api/record") { session, request in try session.detail(file: Self.file(request)) }
+    await route("GET /api/checks") { session, request in
+      try session.checks(
+        file: Self.file(request), subtotal: request.query["subtotal"], tax: request.query["tax"],
+        total: request.query["total"])
+    }
     await route("GET /api/issuers") { session, request in try session.issuerOptions(request.query["q"] ?? "")
     }
     await server.appendRoute("GET /photo") { [self] request in

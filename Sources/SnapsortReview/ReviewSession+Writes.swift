@@ -6,18 +6,28 @@ import SnapsortOutputs
 import SnapsortStages
 
 extension ReviewSession {
-  /// A person's field values: a name, an issuer from the catalog by id, a background colour;
-  /// `clear` removes the person's value of those fields (the pipeline's shows again).
+  /// A person's field values: on a card a name, an issuer from the catalog by id, a background
+  /// colour; on a receipt its merchant, date, currency and amounts (`12.5`, `12,50`); `clear`
+  /// removes the person's value of those fields (the run's shows again).
   public struct FieldEdit: Decodable, Sendable {
     public var file: String
     public var name: String?
     public var issuer: String?
     public var color: String?
+    public var merchant: String?
+    public var date: String?
+    public var currency: String?
+    public var subtotal: String?
+    public var tax: String?
+    public var total: String?
     public var clear: [CorrectedField]?
+    /// The record's `version` as the page last showed it.
+    public var version: String?
   }
 
   /// Stores the edit as corrections and answers with the record as it now reads.
   public func correct(_ edit: FieldEdit) throws -> Data {
+    try checkVersion(file: edit.file, edit.version)
     var issuer: RecordCorrections.IssuerChoice?
     if let id = edit.issuer {
       guard let found = issuers.catalog.issuers.first(where: { $0.id == id }) else {
@@ -25,23 +35,55 @@ extension ReviewSession {
       }
       issuer = .init(id: found.id, name: found.name)
     }
+    let amounts = try [edit.subtotal, edit.tax, edit.total].map { try $0.map(Self.amount) }
+    let trimmed = { (text: String?) in text?.trimmingCharacters(in: .whitespacesAndNewlines) }
     _ = try inputErrors {
       try store.correct(file: edit.file) { corrections in
-        if let name = edit.name { corrections.name = name.trimmingCharacters(in: .whitespacesAndNewlines) }
-        if let issuer { corrections.issuer = issuer }
-        if let color = edit.color { corrections.color = color.lowercased() }
-        for field in edit.clear ?? [] {
-          switch field {
-          case .quad: corrections.quad = nil
-          case .name: corrections.name = nil
-          case .issuer: corrections.issuer = nil
-          case .color: corrections.color = nil
-          }
-        }
+        corrections.name = trimmed(edit.name) ?? corrections.name
+        corrections.issuer = issuer ?? corrections.issuer
+        corrections.color = edit.color?.lowercased() ?? corrections.color
+        corrections.merchant = trimmed(edit.merchant) ?? corrections.merchant
+        corrections.date = trimmed(edit.date) ?? corrections.date
+        corrections.currency = trimmed(edit.currency)?.uppercased() ?? corrections.currency
+        corrections.subtotal = amounts[0] ?? corrections.subtotal
+        corrections.tax = amounts[1] ?? corrections.tax
+        corrections.total = amounts[2] ?? corrections.total
+        for field in edit.clear ?? [] { corrections.clear(field) }
       }
     }
     refreshReport()
     return try detail(file: edit.file)
+  }
+
+  /// An amount as a person types it: digits with an optional sign and up to two decimals after a
+  /// point or a comma.
+  static func amount(_ text: String) throws -> Money {
+    let text = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+    guard let match = text.wholeMatch(of: /(-?)(\d+)(?:\.(\d{1,2}))?/), let units = Int(match.2) else {
+      throw ReviewError(400, "\(text): an amount is written like 12.50")
+    }
+    let fraction = match.3.map { Int($0.padding(toLength: 2, withPad: "0", startingAt: 0))! } ?? 0
+    return Money(cents: (units * 100 + fraction) * (match.1.isEmpty ? 1 : -1))
+  }
+
+  /// A receipt's checks as they would read with these amounts, nothing stored: the page shows
+  /// them while a person types.
+  public func checks(file: String, subtotal: String?, tax: String?, total: String?) throws -> Data {
+    guard let receipt = try inputErrors({ try store.entry(file: file).record.receipt }) else {
+      throw ReviewError(400, "\(file) is not a receipt")
+    }
+    let given = { (text: String?, current: Money?) throws -> Money? in
+      guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return current }
+      return try Self.amount(text)
+    }
+    let checks = ReceiptConsistency.check(
+      items: receipt.items.map(\.amount), subtotal: try given(subtotal, receipt.subtotal),
+      savings: receipt.savings,
+      tax: try given(tax, receipt.tax), total: try given(total, receipt.total))
+    return try Self.json([
+      "problems": checks.problems,
+      "items_sum": receipt.items.map(\.amount).reduce(Money(cents: 0), +).description,
+    ])
   }
 
   /// New corners for a card.
@@ -49,6 +91,7 @@ extension ReviewSession {
     public var file: String
     /// Four `[x, y]`, clockwise from the card's own top-left, in oriented-image pixels.
     public var quad: [[Double]]
+    public var version: String?
   }
 
   /// Re-runs the card from the warp on with the person's corners (the path `snapsort rewarp`
@@ -60,6 +103,7 @@ extension ReviewSession {
     guard edit.quad.count == 4, edit.quad.allSatisfy({ $0.count == 2 }) else {
       throw ReviewError(400, "the corners must be four [x, y] points")
     }
+    try checkVersion(file: edit.file, edit.version)
     let record = try inputErrors { try store.entry(file: edit.file).record }
     let correction = Rewarp.Correction(file: record.file, quad: edit.quad.map { Point($0[0], $0[1]) })
     let records = try RecordCoding.readLines(outputDirectory.appendingPathComponent("records.jsonl"))
@@ -119,6 +163,7 @@ extension ReviewSession {
     public var addNote: String?
     /// A note's number, from 1, as the record lists them.
     public var removeNote: Int?
+    public var version: String?
 
     enum CodingKeys: String, CodingKey {
       case file
@@ -126,11 +171,13 @@ extension ReviewSession {
       case removeTags = "remove_tags"
       case addNote = "add_note"
       case removeNote = "remove_note"
+      case version
     }
   }
 
   /// Tags and notes through the store's own calls (those of `snapsort tag` and `annotate`).
   public func label(_ edit: LabelEdit) throws -> Data {
+    try checkVersion(file: edit.file, edit.version)
     try inputErrors {
       if let tags = edit.addTags, !tags.isEmpty { try store.tag(file: edit.file, tags: tags) }
       if let tags = edit.removeTags, !tags.isEmpty { try store.untag(file: edit.file, tags: tags) }

@@ -116,8 +116,32 @@ public final class ReviewSession: @unchecked Sendable {
   }
 
   /// One record as the page shows it: the corrected record, what the pipeline read beside each
-  /// corrected field, tags, notes and the reasons it is in the queue.
+  /// corrected field, tags, notes, the reasons it is in the queue, and its `version`.
   public func detail(file: String) throws -> Data {
+    var object = try detailObject(file: file)
+    object["version"] = try Self.version(of: object)
+    object["known_tags"] = try store.knownTags()
+    return try Self.json(object)
+  }
+
+  /// Refuses a write made on an older view of the record than the store now holds (a second
+  /// tab changed it meanwhile), so no edit is lost unseen: the page shows the record again.
+  func checkVersion(file: String, _ version: String?) throws {
+    guard let version else { return }
+    guard try Self.version(of: detailObject(file: file)) == version else {
+      throw ReviewError(
+        409, "\(file) was changed in another tab or window since it was opened here: it is shown as it now is"
+      )
+    }
+  }
+
+  /// What the page shows of a record, apart from the store-wide tag list: its version is a hash
+  /// of exactly this.
+  private static func version(of object: [String: Any]) throws -> String {
+    String(FileBytes.sha256(of: try json(object)).prefix(16))
+  }
+
+  private func detailObject(file: String) throws -> [String: Any] {
     let entry = try inputErrors { try store.entry(file: file) }
     let corrections = try store.corrections(file: file)
     let record = entry.record
@@ -128,20 +152,28 @@ public final class ReviewSession: @unchecked Sendable {
     object["pipeline"] = try pipelineValues(of: record.file)
     object["tags"] = entry.tags
     object["notes"] = entry.notes
-    object["known_tags"] = try store.knownTags()
     object["score"] = ReviewQueue.score(of: reasons)
     object["reasons"] = reasons.map { ["points": $0.points, "text": $0.text] }
     object["photo"] =
       try store.sources()[record.file] != nil ? "/photo?file=" + Self.escape(record.file) : nil
-    return try Self.json(object)
+    return object
   }
 
   /// The fields a person may correct, as the run itself read them (records.jsonl holds the
   /// pipeline's records; the store lays the corrections over them).
   private func pipelineValues(of file: String) throws -> [String: Any] {
     let records = try RecordCoding.readLines(outputDirectory.appendingPathComponent("records.jsonl"))
-    guard let card = records.first(where: { $0.file == file })?.card else { return [:] }
+    guard let record = records.first(where: { $0.file == file }) else { return [:] }
     var values: [String: Any] = [:]
+    if let receipt = record.receipt {
+      values["merchant"] = receipt.merchant
+      values["date"] = receipt.date
+      values["currency"] = receipt.currency
+      values["subtotal"] = receipt.subtotal?.description
+      values["tax"] = receipt.tax?.description
+      values["total"] = receipt.total?.description
+    }
+    guard let card = record.card else { return values }
     values["name"] = card.name?.suggested
     values["issuer"] = card.issuer?.name ?? card.issuer?.id
     values["color"] = card.headerColor

@@ -21,7 +21,8 @@ struct ReviewCommand: ParsableCommand {
       and its options, e.g. "coffee -decaf --kind receipt". On a card, drag a corner (or focus \
       it and press the arrow keys, with Shift for larger steps) and the card is run again from \
       the warp on with those corners, as `snapsort rewarp` does; edit the name, choose the issuer \
-      from the catalog, choose the background colour, add tags and notes.
+      from the catalog, choose the background colour, add tags and notes. On a receipt, edit the \
+      merchant, date, currency and amounts; its checks are computed again as you type.
 
       Corrections are kept in the store apart from what the run read, so a later `snapsort run` \
       into OUT keeps them and search, show and export see them; records.jsonl stays the \

@@ -6,8 +6,8 @@ import XCTest
 #endif
 
 /// `snapsort review` end to end: the real server on a random port over real HTTP, and the page
-/// in real headless Chromium, on a real run of the default pipeline over two sample cards and a
-/// broken file.
+/// in real headless Chromium, on a real run of the default pipeline over two sample cards, a
+/// receipt and a broken file.
 final class ReviewCommandTests: XCTestCase {
   nonisolated(unsafe) static var directory: URL!
   static var photos: URL { directory.appendingPathComponent("photos") }
@@ -18,7 +18,11 @@ final class ReviewCommandTests: XCTestCase {
     do {
       directory = try CLI.temporaryDirectory()
       try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
-      for name in ["cards/card-01-wood.jpg", "cards/card-02-fabric.jpg", "bad/corrupt.png"] {
+      let names = [
+        "cards/card-01-wood.jpg", "cards/card-02-fabric.jpg", "bad/corrupt.png",
+        "receipts/receipt-01-en-photo.jpg",
+      ]
+      for name in names {
         try FileManager.default.copyItem(
           at: CLI.root.appendingPathComponent("samples/\(name)"),
           to: photos.appendingPathComponent(URL(fileURLWithPath: name).lastPathComponent))
@@ -47,7 +51,7 @@ final class ReviewCommandTests: XCTestCase {
 
     let queue = try XCTUnwrap(server.request("/api/queue?q=").json as? [String: Any])
     let entries = try XCTUnwrap(queue["entries"] as? [[String: Any]])
-    XCTAssertEqual(entries.count, 3)
+    XCTAssertEqual(entries.count, 4)
     XCTAssertEqual(entries.first?["file"] as? String, "corrupt.png", "a failed photo needs a look first")
     let scores = entries.map { $0["score"] as! Int }
     XCTAssertEqual(scores, scores.sorted(by: >))
@@ -112,6 +116,45 @@ final class ReviewCommandTests: XCTestCase {
     XCTAssertEqual(shown["tags"] as? [String], ["shop"])
     let found = try CLI.run(["search", "corner shop", "--db", Self.out.path])
     XCTAssertTrue(found.stdout.contains(file), found.stdout)
+  }
+
+  func testAReceiptsFieldsAreCheckedAsTypedAndKeptAsCorrections() throws {
+    let file = "receipt-01-en-photo.jpg"
+    let server = try Server([Self.out.path])
+    defer { _ = server.interrupt() }
+    let detail = try XCTUnwrap(server.request("/api/record?file=\(file)").json as? [String: Any])
+    let receipt = try XCTUnwrap((detail["record"] as? [String: Any])?["receipt"] as? [String: Any])
+    let total = try XCTUnwrap(receipt["total"] as? String)
+    // What the page asks while a person types a total: the checks, nothing stored.
+    let same = try XCTUnwrap(server.request("/api/checks?file=\(file)&total=\(total)").json as? [String: Any])
+    XCTAssertEqual(same["problems"] as? [String], [], "the run's own total adds up")
+    let typed = try XCTUnwrap(server.request("/api/checks?file=\(file)&total=999.99").json as? [String: Any])
+    XCTAssertFalse(
+      (typed["problems"] as? [String] ?? []).isEmpty, "a total the amounts do not make: \(typed)")
+    XCTAssertEqual(try server.request("/api/checks?file=\(file)&total=abc").status, 400)
+
+    let opened = try XCTUnwrap(detail["version"] as? String)
+    let edited = try server.request(
+      "/api/correct",
+      post: ["file": file, "merchant": "Basket Market", "date": "2024-03-15", "version": opened])
+    XCTAssertEqual(edited.status, 200, String(decoding: edited.data, as: UTF8.self))
+    // A second tab still showing the record as it was opened: its write is refused, not lost unseen.
+    let stale = try server.request(
+      "/api/correct", post: ["file": file, "merchant": "Other", "version": opened])
+    XCTAssertEqual(stale.status, 409)
+    XCTAssertEqual(
+      Set((edited.json as? [String: Any])?["corrected"] as? [String] ?? []), ["merchant", "date"])
+    XCTAssertEqual(
+      try server.request("/api/correct", post: ["file": file, "date": "2024-02-30"]).status, 400)
+    let found = try CLI.run([
+      "search", "--merchant", "basket market", "--from", "2024-03-15", "--db", Self.out.path,
+    ])
+    XCTAssertTrue(found.stdout.contains(file), found.stdout + found.stderr)
+    let record = try XCTUnwrap(try show(file)["record"] as? [String: Any])
+    XCTAssertEqual((record["receipt"] as? [String: Any])?["merchant"] as? String, "Basket Market")
+    XCTAssertEqual(
+      try records()[file].flatMap { ($0["receipt"] as? [String: Any])?["date"] as? String }, "2024-03-14",
+      "records.jsonl keeps what the run read")
   }
 
   func testClearErrorsForAFolderThatIsNoRunAndATakenPort() throws {

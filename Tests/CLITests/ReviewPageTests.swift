@@ -16,7 +16,7 @@ extension ReviewCommandTests {
       browser: browser, profile: Self.directory.appendingPathComponent("chromium-review-profile"))
     try chromium.open(server.url.absoluteString)
     try chromium.wait(for: "document.body && document.body.dataset.queueLoads === '1'")
-    XCTAssertEqual(try chromium.evaluate("document.querySelectorAll('#queue > li').length") as? Int, 3)
+    XCTAssertEqual(try chromium.evaluate("document.querySelectorAll('#queue > li').length") as? Int, 4)
 
     try chromium.evaluate("document.querySelector('#queue > li[data-file=\"\(file)\"]').click()")
     try chromium.wait(

@@ -13,6 +13,8 @@ public enum CorrectedField: String, Codable, Sendable, CaseIterable {
   case issuer
   /// The card's background colour, `#rrggbb`.
   case color
+  /// A receipt's merchant, date (`YYYY-MM-DD`), currency (ISO 4217) and amounts.
+  case merchant, date, currency, subtotal, tax, total
 }
 
 /// A person's values for some fields of one record. The store keeps them apart from the
@@ -32,6 +34,12 @@ public struct RecordCorrections: Codable, Sendable, Equatable {
   public var name: String?
   public var issuer: IssuerChoice?
   public var color: String?
+  public var merchant: String?
+  public var date: String?
+  public var currency: String?
+  public var subtotal: Money?
+  public var tax: Money?
+  public var total: Money?
 
   public init(quad: Quad? = nil, name: String? = nil, issuer: IssuerChoice? = nil, color: String? = nil) {
     self.quad = quad
@@ -44,21 +52,33 @@ public struct RecordCorrections: Codable, Sendable, Equatable {
 
   /// The fields that hold a person's value.
   public var fields: [CorrectedField] {
-    CorrectedField.allCases.filter { field in
-      switch field {
-      case .quad: quad != nil
-      case .name: name != nil
-      case .issuer: issuer != nil
-      case .color: color != nil
-      }
+    ((try? storedValues()) ?? []).filter { $0.json != nil }.map(\.field)
+  }
+
+  /// Removes the person's value of `field`, so the run's shows again.
+  public mutating func clear(_ field: CorrectedField) {
+    switch field {
+    case .quad: quad = nil
+    case .name: name = nil
+    case .issuer: issuer = nil
+    case .color: color = nil
+    case .merchant: merchant = nil
+    case .date: date = nil
+    case .currency: currency = nil
+    case .subtotal: subtotal = nil
+    case .tax: tax = nil
+    case .total: total = nil
     }
   }
 
-  /// Rejects values no field could hold: an empty name, a colour that is not `#rrggbb`, corners
-  /// that are not four finite points, an issuer without an id.
+  /// Rejects values no field could hold: an empty name or merchant, a colour that is not
+  /// `#rrggbb`, corners that are not four finite points, an issuer without an id, a day that
+  /// does not exist, a currency that is not three capitals.
   public func validate() throws {
-    if let name, name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || name.count > 200 {
-      throw InputError("a name must have 1 to 200 characters")
+    for (field, text) in [("name", name), ("merchant", merchant)] {
+      if let text, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || text.count > 200 {
+        throw InputError("a \(field) must have 1 to 200 characters")
+      }
     }
     if let color, color.wholeMatch(of: /#[0-9a-f]{6}/) == nil {
       throw InputError("\(color): a colour is #rrggbb in lower case")
@@ -67,15 +87,28 @@ public struct RecordCorrections: Codable, Sendable, Equatable {
       throw InputError("the corners must be four [x, y] points")
     }
     if let issuer, issuer.id.isEmpty { throw InputError("an issuer needs its catalog id") }
+    if let date, date.count != 10 || !SearchFilter.isDate(date) {
+      throw InputError("\(date): a date is a real day written YYYY-MM-DD")
+    }
+    if let currency, currency.wholeMatch(of: /[A-Z]{3}/) == nil {
+      throw InputError("\(currency): a currency is its three-letter code, such as EUR")
+    }
   }
 
-  /// `record` with these values over the pipeline's. A card's corrected name leads and the
-  /// pipeline's reading becomes its first alternative; a chosen issuer has confidence 1 (a
-  /// person's choice) and keeps the pipeline's alternatives. Records without a card are
-  /// returned as they are.
+  /// `record` with these values over the pipeline's: card fields on a card, receipt fields on a
+  /// receipt; any other record is returned as it is.
   public func applied(to record: Record) -> Record {
-    guard !isEmpty, var card = record.card else { return record }
+    guard !isEmpty else { return record }
     var record = record
+    if record.kind == .card, let card = record.card { record.card = applied(to: card) }
+    if record.kind == .receipt, let receipt = record.receipt { record.receipt = applied(to: receipt) }
+    return record
+  }
+
+  /// A corrected name leads and the pipeline's reading becomes its first alternative; a chosen
+  /// issuer has confidence 1 (a person's choice) and keeps the pipeline's alternatives.
+  private func applied(to card: CardRecord) -> CardRecord {
+    var card = card
     if let quad { card.quad = quad }
     if let name {
       let read = card.name.map { [$0.suggested].compactMap { $0 } + $0.alternatives } ?? []
@@ -90,8 +123,25 @@ public struct RecordCorrections: Codable, Sendable, Equatable {
         id: issuer.id, name: issuer.name, confidence: 1, alternatives: card.issuer?.alternatives ?? [])
     }
     if let color { card.headerColor = color }
-    record.card = card
-    return record
+    return card
+  }
+
+  /// A receipt with the person's fields; when an amount was corrected its checks are computed
+  /// again (`ReceiptConsistency`, as the receipt stage computes them) from the amounts it now holds.
+  private func applied(to receipt: ReceiptRecord) -> ReceiptRecord {
+    var receipt = receipt
+    if let merchant { receipt.merchant = merchant }
+    if let date { receipt.date = date }
+    if let currency { receipt.currency = currency }
+    if let subtotal { receipt.subtotal = subtotal }
+    if let tax { receipt.tax = tax }
+    if let total { receipt.total = total }
+    if subtotal != nil || tax != nil || total != nil {
+      receipt.checks = ReceiptConsistency.check(
+        items: receipt.items.map(\.amount), subtotal: receipt.subtotal, savings: receipt.savings,
+        tax: receipt.tax, total: receipt.total)
+    }
+    return receipt
   }
 
   // MARK: - Rows
@@ -106,6 +156,8 @@ public struct RecordCorrections: Codable, Sendable, Equatable {
     return [
       (.quad, try json(quad)), (.name, try json(name)), (.issuer, try json(issuer)),
       (.color, try json(color)),
+      (.merchant, try json(merchant)), (.date, try json(date)), (.currency, try json(currency)),
+      (.subtotal, try json(subtotal)), (.tax, try json(tax)), (.total, try json(total)),
     ]
   }
 
@@ -120,6 +172,12 @@ public struct RecordCorrections: Codable, Sendable, Equatable {
       case .name: name = try? decoder.decode(String.self, from: data)
       case .issuer: issuer = try? decoder.decode(IssuerChoice.self, from: data)
       case .color: color = try? decoder.decode(String.self, from: data)
+      case .merchant: merchant = try? decoder.decode(String.self, from: data)
+      case .date: date = try? decoder.decode(String.self, from: data)
+      case .currency: currency = try? decoder.decode(String.self, from: data)
+      case .subtotal: subtotal = try? decoder.decode(Money.self, from: data)
+      case .tax: tax = try? decoder.decode(Money.self, from: data)
+      case .total: total = try? decoder.decode(Money.self, from: data)
       case nil: continue
       }
     }

@@ -90,5 +90,7 @@ extension RecordStore {
         "UPDATE records SET \(names.map { "\($0) = ?" }.joined(separator: ", ")), updated_at = ? WHERE id = ?",
       arguments: StatementArguments(names.map { columns[$0]! }) + [now.timeIntervalSince1970, id])
     try reindex(id: id, key: key, record: record, in: db)
+    // A corrected merchant may join or leave a group (`stats`, `search --merchant`).
+    if record.kind == .receipt { try regroupMerchants(in: db) }
   }
 }

@@ -86,6 +86,29 @@ final class RecordCorrectionsTests: XCTestCase {
     XCTAssertEqual(try store.entry(file: "cards/green.jpg").record.card?.name?.suggested, "Green Basket")
   }
 
+  func testAReceiptsCorrectedAmountsAreCheckedAgainAndFilterAsTheyRead() throws {
+    let receipt = try XCTUnwrap(StoreFixtures.sample.first { $0.kind == .receipt })
+    let items = try XCTUnwrap(receipt.receipt?.items.map(\.amount).reduce(Money(cents: 0), +))
+    try store.correct(file: receipt.file) {
+      $0.merchant = "Corner Bakery"
+      $0.date = "2031-02-03"
+      $0.subtotal = items
+      $0.total = items + Money(cents: 100)
+    }
+    let corrected = try XCTUnwrap(store.entry(file: receipt.file).record.receipt)
+    XCTAssertEqual(corrected.merchant, "Corner Bakery")
+    XCTAssertEqual(corrected.checks?.itemsMatchSubtotal, true)
+    XCTAssertEqual(
+      corrected.checks?.totalsConsistent, false, "the checks are computed from the person's amounts")
+    XCTAssertEqual(try store.search(SearchFilter(merchant: "corner bakery")).map(\.file), [receipt.file])
+    XCTAssertEqual(try store.search(SearchFilter(from: "2031")).map(\.file), [receipt.file])
+    XCTAssertEqual(
+      try store.search(SearchFilter(unconfirmedTotal: true)).map(\.file).contains(receipt.file), false,
+      "--unconfirmed reads the run's checks in record_json")
+    XCTAssertThrowsError(try store.correct(file: receipt.file) { $0.date = "2031-02-30" })
+    XCTAssertThrowsError(try store.correct(file: receipt.file) { $0.currency = "eur" })
+  }
+
   func testReceiptsAndFailuresAreLeftAsTheRunWroteThem() {
     let receipt = StoreFixtures.sample.first { $0.kind == .receipt }!
     XCTAssertEqual(RecordCorrections(name: "x").applied(to: receipt), receipt)
