@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import ZIPFoundation
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -93,7 +94,7 @@ final class ReviewCommandTests: XCTestCase {
     XCTAssertEqual(try quad(of: file), moved)
 
     let named = try server.request(
-      "/api/correct", post: ["file": file, "name": "Corner Shop", "issuer": "zabka"])
+      "/api/correct", post: ["file": file, "name": "Corner Shop", "issuer": "lidl"])
     XCTAssertEqual(named.status, 200, String(decoding: named.data, as: UTF8.self))
     XCTAssertEqual(
       try server.request("/api/correct", post: ["file": file, "issuer": "no-such-issuer"]).status, 400)
@@ -111,11 +112,20 @@ final class ReviewCommandTests: XCTestCase {
     XCTAssertEqual(Set(shown["corrected"] as? [String] ?? []), ["quad", "name", "issuer"])
     let card = try XCTUnwrap((shown["record"] as? [String: Any])?["card"] as? [String: Any])
     XCTAssertEqual((card["name"] as? [String: Any])?["suggested"] as? String, "Corner Shop")
-    XCTAssertEqual((card["issuer"] as? [String: Any])?["id"] as? String, "zabka")
+    XCTAssertEqual((card["issuer"] as? [String: Any])?["id"] as? String, "lidl")
     XCTAssertEqual(card["quad"] as? [[Double]], moved)
     XCTAssertEqual(shown["tags"] as? [String], ["shop"])
     let found = try CLI.run(["search", "corner shop", "--db", Self.out.path])
     XCTAssertTrue(found.stdout.contains(file), found.stdout)
+    // The export reads the store as search does: the person's issuer names the card.
+    let zipURL = Self.directory.appendingPathComponent("catima.zip")
+    let exported = try CLI.run(["export", "catima", "-o", zipURL.path, "--db", Self.out.path])
+    XCTAssertEqual(exported.status, 0, exported.stderr)
+    var csv = Data()
+    let archive = try Archive(url: zipURL, accessMode: .read)
+    _ = try archive.extract(try XCTUnwrap(archive["catima.csv"])) { csv.append($0) }
+    let row = String(decoding: csv, as: UTF8.self).split(separator: "\r\n").first { $0.contains("Lidl") }
+    XCTAssertNotNil(row, String(decoding: csv, as: UTF8.self))
   }
 
   func testAReceiptsFieldsAreCheckedAsTypedAndKeptAsCorrections() throws {

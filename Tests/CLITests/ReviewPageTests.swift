@@ -3,7 +3,8 @@ import XCTest
 
 /// The review page in real headless Chromium, driven with real input over the DevTools pipe:
 /// the queue renders without a console message, a corner dragged with the mouse posts new
-/// corners and the page shows the new crop, and arrow keys nudge the focused corner.
+/// corners and the page shows the new crop, arrow keys nudge the focused corner, and a receipt's
+/// checks follow what is typed.
 extension ReviewCommandTests {
   func testThePageDragsACornerAndShowsTheNewCrop() throws {
     guard let browser = StoreCommandTests.chromium() else {
@@ -48,6 +49,16 @@ extension ReviewCommandTests {
     for _ in 0..<3 { try chromium.press("ArrowLeft", code: 37) }
     try chromium.wait(for: "document.body.dataset.rewarps === '2'")
     XCTAssertLessThan(try quad(of: file)[0][0], after[0][0], "nudged left")
+
+    // A receipt: the focused field's source line is marked, and the checks follow a typed total.
+    try chromium.evaluate(
+      "document.querySelector('#queue > li[data-file=\"receipt-01-en-photo.jpg\"]').click()")
+    try chromium.wait(for: "!!document.querySelector('#receipt-total')")
+    try chromium.evaluate("document.querySelector('#receipt-total').focus()")
+    try chromium.wait(for: "document.querySelectorAll('#receipt-lines li.source').length === 1")
+    try chromium.evaluate("document.querySelector('#receipt-total').select()")
+    try chromium.send("Input.insertText", ["text": "999.99"])
+    try chromium.wait(for: "!!document.querySelector('#checks .error')")
     XCTAssertEqual(chromium.problems(), [], "console messages, exceptions or CSP reports")
   }
 }
