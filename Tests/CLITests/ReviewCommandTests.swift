@@ -85,7 +85,8 @@ final class ReviewCommandTests: XCTestCase {
     XCTAssertEqual(answer.status, 200, String(decoding: answer.data, as: UTF8.self))
     print("rewarp over HTTP took \(Int(Date().timeIntervalSince(started) * 1000)) ms")
     XCTAssertEqual(try quad(of: file), moved, "records.jsonl holds the card re-run with the new corners")
-    XCTAssertNotEqual(try crop(of: file), oldCrop, "a new crop")
+    let reviewedCrop = try crop(of: file)
+    XCTAssertNotEqual(reviewedCrop, oldCrop, "a new crop")
     XCTAssertEqual((answer.json as? [String: Any])?["corrected"] as? [String], ["quad"])
 
     // Corners that are no card are refused and change nothing.
@@ -114,6 +115,9 @@ final class ReviewCommandTests: XCTestCase {
     XCTAssertEqual((card["name"] as? [String: Any])?["suggested"] as? String, "Corner Shop")
     XCTAssertEqual((card["issuer"] as? [String: Any])?["id"] as? String, "lidl")
     XCTAssertEqual(card["quad"] as? [[Double]], moved)
+    // The fresh run detected the corners again, then warped the card with the person's.
+    XCTAssertEqual(try quad(of: file), moved, "records.jsonl: the card re-run with the corrected corners")
+    XCTAssertEqual(try crop(of: file), reviewedCrop, "the crop made from them")
     XCTAssertEqual(shown["tags"] as? [String], ["shop"])
     let found = try CLI.run(["search", "corner shop", "--db", Self.out.path])
     XCTAssertTrue(found.stdout.contains(file), found.stdout)

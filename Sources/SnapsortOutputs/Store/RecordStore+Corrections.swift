@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SnapsortCore
+import SnapsortImaging
 import SnapsortStages
 
 extension RecordStore {
@@ -54,6 +55,11 @@ extension RecordStore {
   /// A file's corrections (empty when nobody corrected it).
   public func corrections(file: String) throws -> RecordCorrections {
     try queue.read { db in try Self.corrections(key: try self.key(forFile: file, in: db).key, in: db) }
+  }
+
+  /// Every record's corrected corners, by content hash.
+  public func correctedQuads() throws -> [String: Quad] {
+    try queue.read { db in try Self.allCorrections(in: db).compactMapValues(\.quad) }
   }
 
   static func corrections(key: String, in db: Database) throws -> RecordCorrections {
