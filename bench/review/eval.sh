@@ -8,3 +8,13 @@ source="$BENCH_WORK/out-cards-j1"
 copy="$BENCH_WORK/review-out"
 rm -rf "$copy" && cp -r "$source" "$copy"
 "$PY" bench/review/latency.py "$SNAPSORT" "$copy" --drops 30 | tee "$BENCH_RESULTS/review-latency.json"
+# bench/report.py takes each results/*.md into the report.
+"$PY" - "$BENCH_RESULTS/review-latency.json" > "$BENCH_RESULTS/review.md" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(f"## snapsort review ({r['cards']} cards, {r['drops']} corner drops)\n")
+print("| | median | p95 |\n|---|---:|---:|")
+print(f"| drop to new crop, wall ms | {r['drop_to_crop_ms_median']} | {r['drop_to_crop_ms_p95']} |")
+print(f"| drop, server CPU ms | {r['drop_cpu_ms_median']} | {r['drop_cpu_ms_p95']} |")
+print(f"\nTarget: ≤ 1000 ms at p95 on one core. Queue of {r['records']} records: {r['queue_ms_median']} ms (median).")
+PY
