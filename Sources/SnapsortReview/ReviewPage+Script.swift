@@ -312,5 +312,7 @@ extension ReviewPage {
     $("#find").addEventListener("submit", (event) => { event.preventDefault(); loadQueue(); });
     $("#search").addEventListener("input", debounce(loadQueue, 250));
     loadQueue();
+    // `#file=NAME` in the URL opens that record: a link to one record of the run.
+    if (location.hash.startsWith("#file=")) openRecord(decodeURIComponent(location.hash.slice(6)));
     """#
 }
