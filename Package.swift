@@ -18,6 +18,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+    // `snapsort review`'s HTTP server: no dependencies of its own (swift-nio would add minutes
+    // to a clean build on two cores).
+    .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
   ],
   targets: [
     // libjpeg reports errors by longjmp; this C target keeps jpeglib.h and setjmp out of Swift.
@@ -63,10 +66,18 @@ let package = Package(
       dependencies: [
         "SnapsortOutputs", "SnapsortCore", "SnapsortStages", "SnapsortImaging", "SnapsortNative",
       ]),
+    // `snapsort review`: the local page to check and correct a run, and the routes behind it.
+    .target(
+      name: "SnapsortReview",
+      dependencies: [
+        "SnapsortOutputs", "SnapsortCore", "SnapsortStages", "SnapsortImaging", "SnapsortNative",
+        .product(name: "FlyingFox", package: "FlyingFox"),
+      ]),
     .executableTarget(
       name: "snapsort",
       dependencies: [
-        "SnapsortTools", "SnapsortOutputs", "SnapsortCore", "SnapsortStages", "SnapsortImaging",
+        "SnapsortReview", "SnapsortTools", "SnapsortOutputs", "SnapsortCore", "SnapsortStages",
+        "SnapsortImaging",
         "SnapsortNative",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -76,7 +87,8 @@ let package = Package(
     .testTarget(
       name: "SnapsortCoreTests",
       dependencies: [
-        "SnapsortTools", "SnapsortOutputs", "SnapsortCore", "SnapsortStages", "SnapsortImaging",
+        "SnapsortReview", "SnapsortTools", "SnapsortOutputs", "SnapsortCore", "SnapsortStages",
+        "SnapsortImaging",
         "SnapsortNative", "TestSanitizerOptions",
       ]),
     .testTarget(

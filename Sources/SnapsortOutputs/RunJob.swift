@@ -72,7 +72,9 @@ public struct RunJob: Sendable {
       throw OutputError(path: outputDirectory.path, reason: OutputError.reason(failure))
     }
 
-    let records = collected.records.sorted { $0.file < $1.file }
+    let sources = Dictionary(listing.inputs.map { ($0.relativePath, $0.url) }) { first, _ in first }
+    let records = try applyingCorrectedCorners(
+      to: collected.records.sorted { $0.file < $1.file }, sources: sources)
     let recordsURL = try OutputError.writing(outputDirectory) {
       try RunOutputs.writeRecords(records, to: outputDirectory)
     }
@@ -83,8 +85,7 @@ public struct RunJob: Sendable {
     try OutputError.writing(summaryURL) { try summary.write(to: summaryURL) }
     try OutputError.writing(outputDirectory) {
       try RunOutputs.writeDerived(
-        records: records, summary: summary, to: outputDirectory,
-        sources: Dictionary(listing.inputs.map { ($0.relativePath, $0.url) }) { first, _ in first })
+        records: records, summary: summary, to: outputDirectory, sources: sources)
     }
     // Everything is in records.jsonl now, and crops no record names can go; an interrupted run
     // keeps its journal and every crop for the rerun, which settles which are still named.
@@ -93,6 +94,31 @@ public struct RunJob: Sendable {
       RunOutputs.removeOrphanedCrops(keeping: records, in: outputDirectory)
     }
     return Result(records: records, summary: summary, recordsURL: recordsURL, summaryURL: summaryURL)
+  }
+
+  /// Cards whose corners a person corrected (`snapsort review`, kept in the store) and that this
+  /// run warped with other corners (a fresh run detects them again) are run again from the warp
+  /// on with the person's corners, through rewarp's code and its checks (the same photo, corners
+  /// inside it), so their crop, barcodes and text follow the corners the store shows.
+  private func applyingCorrectedCorners(to records: [Record], sources: [String: URL]) throws -> [Record] {
+    let storeURL = outputDirectory.appendingPathComponent(RecordStore.fileName)
+    guard FileManager.default.fileExists(atPath: storeURL.path),
+      let quads = try? RecordStore(url: storeURL).correctedQuads(), !quads.isEmpty
+    else { return records }
+    let corrections = records.compactMap { record -> Rewarp.Correction? in
+      guard record.kind == .card, record.status == .ok, sources[record.file] != nil,
+        let quad = quads[record.sha256], record.card?.quad != quad
+      else { return nil }
+      return Rewarp.Correction(file: record.file, quad: quad.corners)
+    }.filter { Rewarp.problems([$0], records: records).isEmpty }
+    guard !corrections.isEmpty else { return records }
+    do {
+      return try Rewarp.run(
+        corrections, records: records, sources: sources, config: config, outputDirectory: outputDirectory
+      ).records
+    } catch is Rewarp.Failure {
+      return records  // a config without a warp stage: the corners cannot be applied
+    }
   }
 
   /// run.json's content: what was given, done and skipped, and how long it took since `clock`.

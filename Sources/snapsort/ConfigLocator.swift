@@ -24,6 +24,16 @@ struct ConfigChoice: ParsableArguments {
   }
 
   func resolve() throws -> URL { try ConfigLocator.resolve(config: config, preset: preset) }
+
+  /// The config of a finished run: --config or --preset when given, else the file its run.json
+  /// names while that file is there, else the default. (Whether it is the run's own is for the
+  /// caller to check against run.json's hash.)
+  func resolve(forRunOf summary: RunSummary) throws -> URL {
+    if config == nil, preset == nil, let name = summary.config, FileManager.default.fileExists(atPath: name) {
+      return URL(fileURLWithPath: name)
+    }
+    return try resolve()
+  }
 }
 
 /// Finds `pipeline.json` and presets: in the working folder first, then beside the executable

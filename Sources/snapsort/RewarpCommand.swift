@@ -76,14 +76,7 @@ struct RewarpCommand: ParsableCommand {
   /// names; either way it must be the config that made the output (same hash), since the new
   /// records stand among the run's.
   private func config(of summary: RunSummary, outputURL: URL) throws -> PipelineConfig {
-    var url: URL
-    if configChoice.config == nil, configChoice.preset == nil, let name = summary.config,
-      FileManager.default.fileExists(atPath: name)
-    {
-      url = URL(fileURLWithPath: name)
-    } else {
-      url = try configChoice.resolve()
-    }
+    let url = try configChoice.resolve(forRunOf: summary)
     let pipeline: PipelineConfig
     do {
       pipeline = try PipelineConfig.load(
@@ -159,23 +152,8 @@ struct RewarpCommand: ParsableCommand {
 
   /// records.jsonl, run.json's counts, and the store and report derived from them, in step.
   private func write(_ outcome: Rewarp.Outcome, summary: RunSummary, roots: [URL], to outputURL: URL) throws {
-    var summary = summary
-    let failed = outcome.records.filter { $0.status == .error }.count
-    summary.counts.ok = outcome.records.count - failed
-    summary.counts.error = failed
-    var sources: [String: URL] = [:]
-    for record in outcome.records {
-      if let url = InputScanner.url(of: record.file, roots: roots),
-        FileManager.default.fileExists(atPath: url.path)
-      {
-        sources[record.file] = url
-      }
-    }
     do {
-      try RunOutputs.writeRecords(outcome.records, to: outputURL)
-      try summary.write(to: outputURL.appendingPathComponent("run.json"))
-      RunOutputs.removeOrphanedCrops(keeping: outcome.records, in: outputURL)
-      try RunOutputs.writeDerived(records: outcome.records, summary: summary, to: outputURL, sources: sources)
+      try RewarpOutputs.write(outcome, summary: summary, roots: roots, to: outputURL)
     } catch {
       Terminal.error("cannot write to the output folder \(out): \(Terminal.describe(error))")
       throw SnapsortExit.outputNotWritable

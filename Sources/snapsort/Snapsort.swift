@@ -16,7 +16,7 @@ struct Snapsort: ParsableCommand {
       EvalIssuersCommand.self, IssuersCommand.self, SearchCommand.self, ShowCommand.self, TagCommand.self,
       AnnotateCommand.self, CategoryCommand.self, ReportCommand.self, StatsCommand.self, ExportCommand.self,
       VerifyBackupCommand.self,
-      RewarpCommand.self,
+      RewarpCommand.self, ReviewCommand.self,
       EvalBarcodesCommand.self,
       ReceiptTextCommand.self,
       MerchantCommand.self,

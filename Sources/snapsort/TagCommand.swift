@@ -100,7 +100,11 @@ struct AnnotateCommand: ParsableCommand {
 struct ShowCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "show",
-    abstract: "Show one photo's record from the store, with its crop, tags and notes.")
+    abstract: "Show one photo's record from the store, with its crop, tags and notes.",
+    discussion: """
+      The record shows the values a person corrected (`snapsort review`) over the run's; \
+      "corrected" lists those fields, and records.jsonl keeps what the run read.
+      """)
 
   @Argument(help: "The photo, as named in records.jsonl (or the end of that path).")
   var file: String
@@ -113,13 +117,16 @@ struct ShowCommand: ParsableCommand {
   func run() throws {
     let store = try store.open()
     let entry = try withStoreErrors { try store.entry(file: file) }
+    let corrected = try store.corrections(file: file).fields.map(\.rawValue)
     let record = entry.record
     let crop = record.card?.crop.map { store.url.deletingLastPathComponent().appendingPathComponent($0).path }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     let recordJSON = try JSONSerialization.jsonObject(with: try RecordCoding.encodeLine(record))
     if json {
-      var object: [String: Any] = ["record": recordJSON, "tags": entry.tags, "notes": entry.notes]
+      var object: [String: Any] = [
+        "record": recordJSON, "tags": entry.tags, "notes": entry.notes, "corrected": corrected,
+      ]
       object["crop"] = crop ?? NSNull()
       let data = try JSONSerialization.data(
         withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
@@ -129,6 +136,7 @@ struct ShowCommand: ParsableCommand {
     print("file: \(record.file)")
     print("kind: \(record.status == .error ? "error" : record.kind.rawValue)")
     if let crop { print("crop: \(crop)") }
+    if !corrected.isEmpty { print("corrected by hand: \(corrected.joined(separator: ", "))") }
     print("tags: \(entry.tags.isEmpty ? "none" : entry.tags.joined(separator: ", "))")
     if entry.notes.isEmpty {
       print("notes: none")

@@ -146,23 +146,27 @@ extension RecordStore {
     }
   }
 
-  /// Every stored record, by file path, with its tags.
+  /// Every stored record, by file path, with a person's corrections over it and its tags.
   public func allRecords() throws -> [(
     record: SnapsortStages.Record, tags: [String], createdAt: Date, updatedAt: Date
   )] {
     try queue.read { db in
-      try Row.fetchAll(
+      let corrections = try Self.allCorrections(in: db)
+      return try Row.fetchAll(
         db,
         sql: """
-          SELECT j.json, r.created_at, r.updated_at,
+          SELECT j.json, r.created_at, r.updated_at, r.key,
             (SELECT group_concat(tag, char(31)) FROM (SELECT tag FROM tags WHERE key = r.key ORDER BY tag)) AS tags
           FROM records r JOIN record_json j ON j.record_id = r.id ORDER BY r.file
           """
       ).map { row in
         let json: String = row["json"]
         let tags: String? = row["tags"]
+        let key: String = row["key"]
+        let record = try RecordCoding.decode(Data(json.utf8))
         return (
-          try RecordCoding.decode(Data(json.utf8)), tags.map { $0.components(separatedBy: "\u{1F}") } ?? [],
+          (corrections[key] ?? RecordCorrections()).applied(to: record),
+          tags.map { $0.components(separatedBy: "\u{1F}") } ?? [],
           Date(timeIntervalSince1970: row["created_at"]), Date(timeIntervalSince1970: row["updated_at"])
         )
       }

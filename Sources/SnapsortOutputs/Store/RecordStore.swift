@@ -77,6 +77,10 @@ public final class RecordStore {
       try db.execute(sql: merchantChoicesSchema)
       try regroupMerchants(in: db)
     }
+    // A person's values for a record's fields (`RecordCorrections`), kept apart from the run's.
+    migrator.registerMigration("v5-corrections") { db in
+      try db.execute(sql: correctionsSchema)
+    }
     return migrator
   }
 
@@ -220,7 +224,9 @@ public final class RecordStore {
       try db.execute(sql: "UPDATE records SET file = ? WHERE id = ?", arguments: [record.file, id])
       return
     }
-    let columns = Self.summaryColumns(of: record, key: key)
+    // The summary columns and the index show the person's values; record_json keeps the run's.
+    let corrected = try Self.corrections(key: key, in: db).applied(to: record)
+    let columns = Self.summaryColumns(of: corrected, key: key)
     let names = columns.keys.sorted()
     let id: Int64
     if let existing {
@@ -245,11 +251,11 @@ public final class RecordStore {
         "INSERT INTO record_json(record_id, json) VALUES (?, ?) ON CONFLICT(record_id) DO UPDATE SET json = excluded.json",
       arguments: [id, json])
     try Self.insertCodesAndItems(of: record, id: id, in: db)
-    try Self.reindex(id: id, key: key, record: record, in: db)
+    try Self.reindex(id: id, key: key, record: corrected, in: db)
   }
 
   /// The `records` row's columns apart from its id and times, by name.
-  private static func summaryColumns(
+  static func summaryColumns(
     of record: SnapsortStages.Record, key: String
   ) -> [String: (any DatabaseValueConvertible)?] {
     let receipt = record.receipt
@@ -287,16 +293,10 @@ public final class RecordStore {
     }
   }
 
-  /// Rewrites one record's row in the full-text index from its record, tags and annotations.
+  /// Rewrites one record's row in the full-text index from its record (the stored one with its
+  /// corrections when nil), tags and annotations.
   static func reindex(id: Int64, key: String, record: SnapsortStages.Record?, in db: Database) throws {
-    let record =
-      try record
-      ?? {
-        let json =
-          try String.fetchOne(db, sql: "SELECT json FROM record_json WHERE record_id = ?", arguments: [id])
-          ?? "{}"
-        return try RecordCoding.decode(Data(json.utf8))
-      }()
+    let record = try record ?? correctedRecord(id: id, key: key, in: db)
     let card = record.card
     let receipt = record.receipt
     // OCR lines, an error's message and stage notes: everything a person may remember reading.
@@ -440,14 +440,12 @@ public final class RecordStore {
     try String.fetchAll(db, sql: "SELECT text FROM annotations WHERE key = ? ORDER BY id", arguments: [key])
   }
 
-  /// One file's stored record with its tags and notes, for `snapsort show`.
+  /// One file's stored record (with a person's corrections over it) and its tags and notes, for
+  /// `snapsort show`.
   public func entry(file: String) throws -> (record: SnapsortStages.Record, tags: [String], notes: [String]) {
     try queue.read { db in
       let (key, id) = try self.key(forFile: file, in: db)
-      let json =
-        try String.fetchOne(db, sql: "SELECT json FROM record_json WHERE record_id = ?", arguments: [id])
-        ?? "{}"
-      var record = try RecordCoding.decode(Data(json.utf8))
+      var record = try Self.correctedRecord(id: id, key: key, in: db)
       // The row is named by the first of identical photos; show the one asked for.
       if let named = try String.fetchOne(
         db,

@@ -1,0 +1,64 @@
+import Foundation
+import XCTest
+
+/// The review page in real headless Chromium, driven with real input over the DevTools pipe:
+/// the queue renders without a console message, a corner dragged with the mouse posts new
+/// corners and the page shows the new crop, arrow keys nudge the focused corner, and a receipt's
+/// checks follow what is typed.
+extension ReviewCommandTests {
+  func testThePageDragsACornerAndShowsTheNewCrop() throws {
+    guard let browser = StoreCommandTests.chromium() else {
+      throw XCTSkip("chromium not found: `scripts/ensure-deps.sh chromium` (run by `make test`) installs it")
+    }
+    let file = "card-02-fabric.jpg"
+    let server = try Server([Self.out.path])
+    defer { _ = server.interrupt() }
+    let chromium = try ChromiumPipe(
+      browser: browser, profile: Self.directory.appendingPathComponent("chromium-review-profile"))
+    try chromium.open(server.url.absoluteString)
+    try chromium.wait(for: "document.body && document.body.dataset.queueLoads === '1'")
+    XCTAssertEqual(try chromium.evaluate("document.querySelectorAll('#queue > li').length") as? Int, 4)
+
+    try chromium.evaluate("document.querySelector('#queue > li[data-file=\"\(file)\"]').click()")
+    try chromium.wait(
+      for: "!!document.querySelector('.corner') && document.querySelector('#photo').complete "
+        + "&& document.querySelector('#crop').naturalWidth > 0")
+    let oldCrop = try XCTUnwrap(chromium.evaluate("document.querySelector('#crop').src") as? String)
+    let before = try quad(of: file)
+    let corner = try XCTUnwrap(
+      chromium.evaluate(
+        "(() => { const c = document.querySelector('.corner[data-corner=\"2\"]'); c.scrollIntoView({block: 'center'}); "
+          + "const r = c.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+        as? [Double])
+    try chromium.drag(from: (corner[0], corner[1]), by: (12, 9))
+    try chromium.wait(for: "document.body.dataset.rewarps === '1'")
+    try chromium.wait(
+      for: "document.querySelector('#crop').complete && document.querySelector('#crop').naturalWidth > 0")
+    let newCrop = try XCTUnwrap(chromium.evaluate("document.querySelector('#crop').src") as? String)
+    XCTAssertNotEqual(newCrop, oldCrop, "the page shows the re-warped crop")
+    let after = try quad(of: file)
+    XCTAssertGreaterThan(after[2][0], before[2][0] + 5, "dragged right")
+    XCTAssertGreaterThan(after[2][1], before[2][1] + 5, "dragged down")
+    XCTAssertEqual(after[0], before[0], "the other corners stay")
+    XCTAssertTrue(
+      (try chromium.evaluate("document.querySelector('#status').textContent") as? String ?? "")
+        .hasPrefix("re-warped"))
+
+    // The keyboard: focus a corner, press an arrow key; the nudge is posted after a pause.
+    try chromium.evaluate("document.querySelector('.corner[data-corner=\"0\"]').focus()")
+    for _ in 0..<3 { try chromium.press("ArrowLeft", code: 37) }
+    try chromium.wait(for: "document.body.dataset.rewarps === '2'")
+    XCTAssertLessThan(try quad(of: file)[0][0], after[0][0], "nudged left")
+
+    // A receipt: the focused field's source line is marked, and the checks follow a typed total.
+    try chromium.evaluate(
+      "document.querySelector('#queue > li[data-file=\"receipt-01-en-photo.jpg\"]').click()")
+    try chromium.wait(for: "!!document.querySelector('#receipt-total')")
+    try chromium.evaluate("document.querySelector('#receipt-total').focus()")
+    try chromium.wait(for: "document.querySelectorAll('#receipt-lines li.source').length === 1")
+    try chromium.evaluate("document.querySelector('#receipt-total').select()")
+    try chromium.send("Input.insertText", ["text": "999.99"])
+    try chromium.wait(for: "!!document.querySelector('#checks .error')")
+    XCTAssertEqual(chromium.problems(), [], "console messages, exceptions or CSP reports")
+  }
+}
