@@ -4,7 +4,7 @@ exact, missed, false; and, with --classify, says for every missed file why it wa
     score_split.py RECORDS.jsonl [--run-json run.json] [--classify] [--negatives NEG_RECORDS.jsonl]
 
 - exact: the record's card code (the one marked primary, or the only one) is the expected text
-  (value or GTIN; bytes for binary payloads).
+  (value, GTIN or Code 32 pharmacode reading; bytes for binary payloads).
 - false: a reported code that is not the expected one, except a second code of another symbology
   that is not the card's (the image may hold it too); on negatives every code is false.
 - missed: no exact and no false.
@@ -33,7 +33,7 @@ def expected(file):
 def matches(code, text, raw):
     if raw is not None:
         return code.get("bytes") == base64.b64encode(raw).decode() or code["value"].encode() == raw
-    return code["value"] == text or code.get("gtin") == text
+    return code["value"] == text or code.get("gtin") == text or code.get("pharmacode") == text
 
 
 def card_code(codes):

@@ -44,9 +44,12 @@ public enum BarcodeNormalizer {
 
   private static func completed(_ record: BarcodeRecord, symbology: Symbology) -> BarcodeRecord {
     var record = record
-    if symbology == .code39, record.bytes == nil, let value = Code39Text.interpreted(record.value) {
-      record.raw = record.value
-      record.value = value
+    if symbology == .code39, record.bytes == nil {
+      record.pharmacode = Code39Text.code32(record.value)
+      if let value = Code39Text.interpreted(record.value) {
+        record.raw = record.value
+        record.value = value
+      }
     }
     record.checksumOK = CheckDigits.retailChecksum(symbology: symbology, value: record.value)
     record.gtin = CheckDigits.gtin13(symbology: symbology, value: record.value)

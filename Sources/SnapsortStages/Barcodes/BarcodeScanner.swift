@@ -55,6 +55,8 @@ public final class BarcodeScanner {
       var decoders: Set<String>
       var sources: Set<Int>
       var linear: Bool
+      /// The passes that read it ("crop/plain/zxing"), for the trace.
+      var reads: [String] = []
     }
 
     private var candidates: [Candidate] = []
@@ -63,6 +65,10 @@ public final class BarcodeScanner {
     public let expectedCodes: Int
     /// The pass reads are being added from; a new number for each prepared copy.
     public var source = 0
+    /// Which image is being scanned ("crop", "analysis", "full") and with which pass, named in
+    /// the trace of each read.
+    public var scanName = ""
+    var passName = ""
 
     public init(expectedCodes: Int) {
       self.expectedCodes = expectedCodes
@@ -131,9 +137,11 @@ public final class BarcodeScanner {
       let key = Self.agreementKey(record)
       let decoder = record.decoder ?? "?"
       let pass = source ?? self.source
+      let read = "\(scanName)/\(passName)/\(decoder)"
       if let index = candidates.firstIndex(where: { $0.key == key }) {
         candidates[index].decoders.insert(decoder)
         candidates[index].sources.insert(pass)
+        if !candidates[index].reads.contains(read) { candidates[index].reads.append(read) }
         // zxing's value keeps what zbar loses (FNC4) and its quad follows the code.
         if candidates[index].record.decoder == "zbar" && decoder == "zxing" {
           candidates[index].record = record
@@ -142,8 +150,30 @@ public final class BarcodeScanner {
       }
       candidates.append(
         Candidate(
-          record: record, key: key, decoders: [decoder], sources: [pass], linear: Self.isLinear(record)))
+          record: record, key: key, decoders: [decoder], sources: [pass], linear: Self.isLinear(record),
+          reads: [read]))
       return true
+    }
+
+    /// Every read, confirmed or not, with the passes that read it and what confirmed it: what
+    /// bench/barcodes/false_codes.py lists beside each false code.
+    public var trace: [[String: Any]] {
+      candidates.map { candidate in
+        let confirmation: String
+        if !candidate.linear {
+          confirmation = "error-correction"
+        } else if !isConfirmed(candidate) {
+          confirmation = "unconfirmed"
+        } else if candidate.decoders.count >= 2 {
+          confirmation = "both-libraries"
+        } else {
+          confirmation = "one-library-\(candidate.sources.count)-passes"
+        }
+        return [
+          "symbology": candidate.record.symbology, "value": candidate.record.value,
+          "decoders": candidate.decoders.sorted(), "reads": candidate.reads, "confirmation": confirmation,
+        ]
+      }
     }
 
     /// Records in a stable order: by position (top to bottom, left to right), then value.
@@ -176,6 +206,7 @@ public final class BarcodeScanner {
 
   /// One prepared copy of the image and who reads it.
   private struct Pass {
+    var name: String
     var zbar: Bool
     var zxing: ZXingReader?
     /// Run only when no pass before it read anything (a retry, not a second opinion).
@@ -222,11 +253,12 @@ public final class BarcodeScanner {
     // not).
     let firstReader = thorough ? reader : reader.map { _ in quickZXing }
     let firstZBar = useZBar && (thorough || reader == nil || max(gray.width, gray.height) <= 2000)
-    var passes = [Pass(zbar: firstZBar, zxing: firstReader, prepare: { (gray, identity) })]
+    var passes = [Pass(name: "plain", zbar: firstZBar, zxing: firstReader, prepare: { (gray, identity) })]
     let cache = ScanCopies(gray)
     if strategy.inverted, let firstReader {
       // zbar tests inverted codes itself; zxing 1.4 needs the inverted pixels.
-      passes.append(Pass(zbar: false, zxing: firstReader, prepare: { (gray.inverted(), identity) }))
+      passes.append(
+        Pass(name: "inverted", zbar: false, zxing: firstReader, prepare: { (gray.inverted(), identity) }))
     }
     if let firstReader, !strategy.zxingTryHarder {
       // Without try-harder zxing reads fewer rows and skips some blurred retail codes; one more
@@ -235,20 +267,24 @@ public final class BarcodeScanner {
       options.tryHarder = true
       passes.append(
         Pass(
-          zbar: false, zxing: ZXingReader(options: options), onlyWhenNothingRead: true,
+          name: "try-harder", zbar: false, zxing: ZXingReader(options: options), onlyWhenNothingRead: true,
           prepare: { (gray, identity) }))
     }
     let shortest = min(gray.width, gray.height), longest = max(gray.width, gray.height)
     if thorough, strategy.multiScale {
       if shortest < 560 {
         passes.append(
-          Pass(zbar: useZBar, zxing: reader, prepare: { (gray.scaled(by: 2), { Point($0.x / 2, $0.y / 2) }) })
+          Pass(
+            name: "enlarged", zbar: useZBar, zxing: reader,
+            prepare: { (gray.scaled(by: 2), { Point($0.x / 2, $0.y / 2) }) })
         )
       }
       if longest > 1800 {
         let f = 1200 / Double(longest)
         passes.append(
-          Pass(zbar: useZBar, zxing: reader, prepare: { (gray.scaled(by: f), { Point($0.x / f, $0.y / f) }) })
+          Pass(
+            name: "reduced", zbar: useZBar, zxing: reader,
+            prepare: { (gray.scaled(by: f), { Point($0.x / f, $0.y / f) }) })
         )
       }
     }
@@ -256,7 +292,10 @@ public final class BarcodeScanner {
       // zxing's other binarisers: a global threshold keeps thin bars that the local one merges
       // on blurred linear codes.
       for binarizer in [ZXingReader.Binarizer.fixedThreshold, .globalHistogram] {
-        passes.append(Pass(zbar: false, zxing: variant(binarizer: binarizer), prepare: { (gray, identity) }))
+        passes.append(
+          Pass(
+            name: "\(binarizer)", zbar: false, zxing: variant(binarizer: binarizer),
+            prepare: { (gray, identity) }))
       }
     }
     if thorough, strategy.multiScale, reader != nil {
@@ -265,7 +304,7 @@ public final class BarcodeScanner {
       for (sx, sy) in [(1.0, 0.7), (0.7, 1.0)] {
         passes.append(
           Pass(
-            zbar: false, zxing: reader,
+            name: "squeezed-\(sx)x\(sy)", zbar: false, zxing: reader,
             prepare: {
               let w = max(1, Int((Double(gray.width) * sx).rounded()))
               let h = max(1, Int((Double(gray.height) * sy).rounded()))
@@ -275,7 +314,8 @@ public final class BarcodeScanner {
       }
     }
     if thorough, strategy.enhance {
-      passes.append(Pass(zbar: useZBar, zxing: reader, prepare: { (cache.sharpened, identity) }))
+      passes.append(
+        Pass(name: "sharpened", zbar: useZBar, zxing: reader, prepare: { (cache.sharpened, identity) }))
     }
     if thorough, strategy.enhance, reader != nil {
       // Contrast stretched over the 2nd–98th percentile, with a gamma that darkens (thin light
@@ -287,7 +327,8 @@ public final class BarcodeScanner {
       for (gamma, scale, binarizer) in stretch {
         passes.append(
           Pass(
-            zbar: false, zxing: binarizer == .localAverage ? reader : variant(binarizer: binarizer),
+            name: "stretched-gamma\(gamma)", zbar: false,
+            zxing: binarizer == .localAverage ? reader : variant(binarizer: binarizer),
             prepare: {
               let stretched = gray.contrastStretched(clip: 0.02, gamma: gamma)
               return scale == 1
@@ -299,7 +340,7 @@ public final class BarcodeScanner {
       for degrees in [30.0, -30.0] {
         passes.append(
           Pass(
-            zbar: useZBar, zxing: reader,
+            name: "rotated\(degrees)", zbar: useZBar, zxing: reader,
             prepare: {
               let (image, toSource) = gray.rotated(degrees: degrees)
               return (image, toSource)
@@ -315,25 +356,31 @@ public final class BarcodeScanner {
       hard.binarizer = .globalHistogram
       passes.append(
         Pass(
-          zbar: useZBar, zxing: ZXingReader(options: hard), rescue: true,
+          name: "blurred-global", zbar: useZBar, zxing: ZXingReader(options: hard), rescue: true,
           prepare: { (cache.blurred, identity) }))
       // The same blurred copy with the local binariser: a second zxing read of what the first
       // found (a one-library code needs two passes).
       passes.append(
-        Pass(zbar: false, zxing: hardReader, rescue: true, prepare: { (cache.blurred, identity) }))
-      passes += Self.regionPasses(3, zbar: useZBar, reader: hardReader, regions: { cache.regions }) {
+        Pass(
+          name: "blurred", zbar: false, zxing: hardReader, rescue: true,
+          prepare: { (cache.blurred, identity) }))
+      passes += Self.regionPasses(
+        "region-sharpened", 3, zbar: useZBar, reader: hardReader, regions: { cache.regions }
+      ) {
         cache.sharpened
       }
       // A code seen at a slant: its whole region's own corners warped to a rectangle (aztec-2/04,
       // 11 of the training folders; a cut from the sharpened copy read no more).
       passes += Self.regionPasses(
-        2, zbar: false, reader: hardReader, regions: { cache.rectifiedJoinedRegions }
+        "region-rectified", 2, zbar: false, reader: hardReader, regions: { cache.rectifiedJoinedRegions }
       ) { gray }
       passes.append(
         Pass(
-          zbar: useZBar, zxing: hardReader, rescue: true,
+          name: "enlarged1.5", zbar: useZBar, zxing: hardReader, rescue: true,
           prepare: { (gray.scaled(by: 1.5), { Point($0.x / 1.5, $0.y / 1.5) }) }))
-      passes += Self.regionPasses(2, zbar: false, reader: hardReader, regions: { cache.regions }, scale: 2) {
+      passes += Self.regionPasses(
+        "region-enlarged", 2, zbar: false, reader: hardReader, regions: { cache.regions }, scale: 2
+      ) {
         gray
       }
     }
@@ -355,6 +402,7 @@ public final class BarcodeScanner {
         if rescueRead > strategy.rescueMegapixels { break }
       }
       findings.source += 1
+      findings.passName = pass.name
       let mapping: (Point) -> Point = { toImage(fromThin(toSource($0))) }
       for decoder in strategy.decoders {
         if findings.isSatisfied { break }
@@ -375,12 +423,13 @@ public final class BarcodeScanner {
   /// Rescue passes that each read one of the first `count` code-like regions, cut upright (and
   /// scaled) from `image`; a pass whose region was not found is skipped.
   private static func regionPasses(
-    _ count: Int, zbar: Bool, reader: ZXingReader, regions: @escaping () -> [CodeRegions.Region],
+    _ name: String, _ count: Int, zbar: Bool, reader: ZXingReader,
+    regions: @escaping () -> [CodeRegions.Region],
     scale: Double = 1, of image: @escaping () -> Bitmap
   ) -> [Pass] {
     (0..<count).map { index in
       Pass(
-        zbar: zbar, zxing: reader, rescue: true,
+        name: "\(name)\(index)", zbar: zbar, zxing: reader, rescue: true,
         prepare: {
           let found = regions()
           guard index < found.count else { return nil }
@@ -439,7 +488,10 @@ public final class BarcodeScanner {
           let around = image.neighbourhood(of: symbol.points)
         {
           let offset: (Point) -> Point = { mapping(Point($0.x + Double(around.1), $0.y + Double(around.2))) }
+          let pass = findings.passName
+          findings.passName = pass + "+around"
           for record in zbarRecords(around.0, mapping: offset) { findings.add(record) }
+          findings.passName = pass
         }
       }
       if findings.isSatisfied { return }

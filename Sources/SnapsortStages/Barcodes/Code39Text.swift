@@ -2,11 +2,12 @@
 /// the Italian pharmacode (Code 32). Both decoders return the raw characters (zxing-cpp 1.4's own
 /// extended mode drops a symbol with an invalid pair instead of returning it raw).
 public enum Code39Text {
-  /// The interpretation of `raw` and whether it is one: Code 32 first (six characters of its
-  /// alphabet whose check digit holds), then Full ASCII (every shift pair valid); nil leaves the
-  /// raw text as the value.
+  /// The interpretation of `raw` that becomes the value: Full ASCII (every shift pair valid); nil
+  /// leaves the raw text as the value. A Code 32 reading goes beside it (`code32(_:)`, the
+  /// record's `pharmacode`): its check digit holds for one random six-character Code 39 in ten (a
+  /// loyalty card's `TZS4SK` reads as `A872157969`).
   public static func interpreted(_ raw: String) -> String? {
-    code32(raw) ?? fullASCII(raw)
+    fullASCII(raw)
   }
 
   /// Full ASCII: `$`, `%`, `/` or `+` followed by a letter is one character (bench/barcodes/

@@ -90,8 +90,12 @@ public struct BarcodeRecord: Codable, Sendable, Equatable {
   public var dynamic: Bool?
   public var dynamicReason: String?
   /// The text as the symbol carries it when `value` is an interpretation of it (Code 39 Full
-  /// ASCII pairs decoded, a Code 32 pharmacode as its `A` + 9 digits).
+  /// ASCII pairs decoded).
   public var raw: String?
+  /// A six-character Code 39 that also reads as a Code 32 (Italian pharmacode) whose check digit
+  /// holds: that reading, `A` + 9 digits. Not the value: one random six-character Code 39 in ten
+  /// passes the check, and a wallet that drew the pharmacode as Code 39 would show other bars.
+  public var pharmacode: String?
   /// When an image holds several codes: true on the card's own (the largest, then the most
   /// central), false on the others; absent when there is one code.
   public var primary: Bool?
@@ -102,7 +106,7 @@ public struct BarcodeRecord: Codable, Sendable, Equatable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case symbology, value, gtin, bytes, quad, decoder, dynamic, raw, primary
+    case symbology, value, gtin, bytes, quad, decoder, dynamic, raw, pharmacode, primary
     case checksumOK = "checksum_ok"
     case dynamicReason = "dynamic_reason"
   }

@@ -72,6 +72,9 @@ public final class BarcodeStage: Stage {
 
   private let options: Options
   private let scanner: BarcodeScanner
+  /// SNAPSORT_BARCODE_TRACE set: every read of each image, confirmed or not, with its passes, as
+  /// one JSON line on stderr (the data bench/barcodes/false_codes.py lists false codes with).
+  private let traces = ProcessInfo.processInfo.environment["SNAPSORT_BARCODE_TRACE"] != nil
 
   public init(options: Options, context: StageContext) throws {
     self.options = options
@@ -101,6 +104,7 @@ public final class BarcodeStage: Stage {
           Point(Double(card.image.width), Double(card.image.height)), Point(0, Double(card.image.height)),
         ], to: card.quad)
     {
+      findings.scanName = "crop"
       scanner.scan(card.image.grayscale(), toImage: toImage.apply, into: &findings, keepGoing: keepGoing)
     }
     if findings.records.isEmpty || (options.expectedCodes == 0) {
@@ -110,6 +114,7 @@ public final class BarcodeStage: Stage {
       // it: the "card" in a close-up of a code is often the code or its label, and its crop,
       // stretched to a card's shape, distorts a square code (five of aztec-2's photos read
       // whole, not as the crop).
+      findings.scanName = "analysis"
       scanner.scan(
         analysis.grayscale(), toImage: { Point($0.x * scale, $0.y * scale) }, into: &findings,
         thorough: analysis.pixelCount <= options.thoroughMaxPixels, keepGoing: keepGoing)
@@ -119,6 +124,7 @@ public final class BarcodeStage: Stage {
         if reduced.width < full.width || analysis.width < reduced.width {
           let factor = Double(full.width) / Double(reduced.width)
           // Only small codes gain from more pixels, and the plain reads are what finds them.
+          findings.scanName = "full"
           scanner.scan(
             reduced.grayscale(), toImage: { Point($0.x * factor, $0.y * factor) }, into: &findings,
             thorough: false, keepGoing: keepGoing)
@@ -140,9 +146,17 @@ public final class BarcodeStage: Stage {
       ? findings.unconfirmed.map {
         "unconfirmed read not reported: \($0.symbology) \($0.value) (\($0.decoder ?? "?"))"
       } : []
+    if traces { Self.trace(findings, of: item) }
     item.artifacts.write(
       CodeReads(
         barcodes: found, notes: (found.isEmpty ? ["no code found"] : []) + unconfirmed + findings.notes))
+  }
+
+  private static func trace(_ findings: BarcodeScanner.Findings, of item: PhotoItem) {
+    let line: [String: Any] = ["barcode_trace": ["item": item.relativePath, "candidates": findings.trace]]
+    guard var data = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]) else { return }
+    data.append(UInt8(ascii: "\n"))
+    FileHandle.standardError.write(data)
   }
 
   /// With several codes, the card's own is the largest (the longer side of its box; a linear

@@ -20,7 +20,10 @@ public enum BarcodeEvaluation {
     }
 
     func matches(_ record: BarcodeRecord) -> Bool {
-      if let expectedText { return record.value == expectedText || record.gtin == expectedText }
+      if let expectedText {
+        return record.value == expectedText || record.gtin == expectedText
+          || record.pharmacode == expectedText
+      }
       if let expectedBytes {
         return record.bytes == expectedBytes.base64EncodedString() || Data(record.value.utf8) == expectedBytes
       }
