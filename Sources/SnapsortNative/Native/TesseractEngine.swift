@@ -111,8 +111,7 @@ public final class TesseractEngine {
   /// - Parameters:
   ///   - deadline: milliseconds before recognition is cancelled (tesseract's monitor).
   ///   - invertUnsureLines: tesseract's own retry of a line it read unsurely, inverted (white print
-  ///     on a dark band). Dark print on light paper never reads better so, and the retry costs a
-  ///     second pass over each such line.
+  ///     on a dark band): a second pass of the network over each such line.
   public func recognize(
     _ bitmap: Bitmap, segmentation: PageSegmentation = .sparseText, resolution: Int = 300,
     deadline: Int = 10_000, invertUnsureLines: Bool = true
