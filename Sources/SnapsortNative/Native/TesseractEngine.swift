@@ -110,11 +110,15 @@ public final class TesseractEngine {
   ///
   /// - Parameters:
   ///   - deadline: milliseconds before recognition is cancelled (tesseract's monitor).
+  ///   - invertUnsureLines: tesseract's own retry of a line it read unsurely, inverted (white print
+  ///     on a dark band): a second pass of the network over each such line.
   public func recognize(
     _ bitmap: Bitmap, segmentation: PageSegmentation = .sparseText, resolution: Int = 300,
-    deadline: Int = 10_000
+    deadline: Int = 10_000, invertUnsureLines: Bool = true
   ) -> Result {
     TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(segmentation.rawValue)))
+    // Set on every call: the worker's engine is shared by stages that want either.
+    _ = TessBaseAPISetVariable(api, "tessedit_do_invert", invertUnsureLines ? "1" : "0")
     let timedOut: Bool = bitmap.pixels.withUnsafeBufferPointer { pixels in
       TessBaseAPISetImage(
         api, pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), Int32(bitmap.channels),

@@ -10,18 +10,61 @@ struct ReceiptReadingChoice: Equatable {
   /// replace the page's, per field; 9 for never on confidence alone.
   var margins: [String: Double]
 
-  /// Fitted by `bench/receipts/choose_readings.py --when unsure` on the SROIE training folds 0–3
-  /// (the largest margin within one receipt of the most fields right). A total's or a date's
-  /// confidence decided no better than chance there: they are taken only where the page has
-  /// none, or, for the total, where the arithmetic confirms it.
-  static let fitted = ReceiptReadingChoice(margins: ["total": 9, "date": 9, "merchant": 0.05])
+  /// The doubts about the page's reading that call for the second reading.
+  var readWhen: Set<Doubt> = Set(Doubt.allCases)
+
+  /// What the page's reading leaves in doubt.
+  enum Doubt: String, CaseIterable, Sendable {
+    case noMerchant = "no_merchant"
+    case noDate = "no_date"
+    case noTotal = "no_total"
+    /// A total was read, and the receipt's own arithmetic does not confirm it.
+    case unconfirmedTotal = "unconfirmed_total"
+  }
+
+  /// Margins fitted by `bench/receipts/choose_readings.py --when unsure` on the SROIE training
+  /// folds 0–3 (the largest margin within one receipt of the most fields right). A total's or a
+  /// date's confidence decided no better than chance there: they are taken only where the page has
+  /// none, or, for the total, where the arithmetic confirms it. The doubts read for are fitted by
+  /// `bench/receipts/raw_trigger.py` on the same folds (the fewest second readings within one
+  /// field of the most fields right): a missing date alone (6 of 276 receipts) or merchant alone
+  /// (none) did not pay for the reading.
+  static let fitted = ReceiptReadingChoice(
+    margins: ["total": 9, "date": 9, "merchant": 0.05], readWhen: [.noTotal, .unconfirmedTotal])
 
   static let fields = ["merchant", "date", "total"]
 
-  /// Whether the page's reading leaves a key field missing or its total unconfirmed by the
-  /// receipt's own arithmetic: only then is a second reading worth its time.
-  static func isUnsure(_ receipt: ReceiptRecord) -> Bool {
-    receipt.merchant == nil || receipt.date == nil || receipt.total == nil || !closesArithmetic(receipt)
+  /// `readWhen` as `raw_reading_when` lists it: comma-separated, in a fixed order.
+  var readWhenList: String {
+    Doubt.allCases.filter(readWhen.contains).map(\.rawValue).joined(separator: ",")
+  }
+
+  /// What the page's reading leaves in doubt: a key field missing, or its total unconfirmed by the
+  /// receipt's own arithmetic.
+  static func doubts(_ receipt: ReceiptRecord) -> Set<Doubt> {
+    var doubts = Set<Doubt>()
+    if receipt.merchant == nil { doubts.insert(.noMerchant) }
+    if receipt.date == nil { doubts.insert(.noDate) }
+    if receipt.total == nil {
+      doubts.insert(.noTotal)
+    } else if !closesArithmetic(receipt) {
+      doubts.insert(.unconfirmedTotal)
+    }
+    return doubts
+  }
+
+  /// Whether the page's reading leaves a doubt the second reading is worth its time for.
+  func isUnsure(_ receipt: ReceiptRecord) -> Bool {
+    !Self.doubts(receipt).isDisjoint(with: readWhen)
+  }
+
+  /// Whether another reading could replace field `name` of `page` at all (`prefersOther`): a field
+  /// the page lacks, a total its arithmetic does not confirm, or a field whose margin a difference
+  /// of confidences (0–1) can reach.
+  func mayTake(_ name: String, from page: ReceiptRecord) -> Bool {
+    guard page.fields?[name] != nil else { return true }
+    if name == "total", !Self.closesArithmetic(page) { return true }
+    return margins[name, default: 9] <= 1
   }
 
   /// Whether the receipt's amounts confirm its total: the subtotal (less savings, plus tax) makes

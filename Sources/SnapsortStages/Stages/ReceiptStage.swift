@@ -37,6 +37,15 @@ public final class ReceiptStage: Stage {
     /// CPU for a 1–1.7 MP SROIE scan, 0.7 s more per receipt on the 2.5 MP German scans, which gained
     /// nothing from it), and the receipt's budget is about 2 s.
     public var rawReadingMaxPixels: Int = 2_000_000
+    /// The doubts about the page's reading the raw reading is made for, comma-separated:
+    /// `no_merchant`, `no_date`, `no_total`, `unconfirmed_total` (a total the receipt's own
+    /// arithmetic does not confirm). The default is the set `bench/receipts/raw_trigger.py` fitted
+    /// on the SROIE training folds.
+    public var rawReadingWhen: String = ReceiptReadingChoice.fitted.readWhenList
+    /// Tesseract's retry of a line it read unsurely, inverted (for white print on a dark band).
+    /// Off: on SROIE training folds 0–1 (138 receipts, the page's reading) it changed no merchant,
+    /// date or total, and it cost 6–7 % of the receipts' CPU (perf, the 45 `sroie/` receipts).
+    public var invertUnsureLines: Bool = false
     /// Milliseconds before recognition of one receipt is cancelled.
     public var timeoutMs: Int = 20_000
     /// When the first reading's mean word confidence is below this, the next image is read too.
@@ -74,6 +83,17 @@ public final class ReceiptStage: Stage {
     var readingList: [String] {
       readings.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     }
+
+    /// `raw_reading_when` as doubts; nil when one is not known.
+    var rawReadingDoubts: Set<ReceiptReadingChoice.Doubt>? {
+      var doubts = Set<ReceiptReadingChoice.Doubt>()
+      for name in rawReadingWhen.split(separator: ",") {
+        guard let doubt = ReceiptReadingChoice.Doubt(rawValue: name.trimmingCharacters(in: .whitespaces))
+        else { return nil }
+        doubts.insert(doubt)
+      }
+      return doubts
+    }
   }
 
   public static func validate(_ options: Options, context: StageContext) throws {
@@ -93,6 +113,10 @@ public final class ReceiptStage: Stage {
     else {
       throw ConfigError(path: "readings", "list binarised and/or grey, comma-separated, each once")
     }
+    guard options.rawReadingDoubts != nil else {
+      let known = ReceiptReadingChoice.Doubt.allCases.map(\.rawValue).joined(separator: ", ")
+      throw ConfigError(path: "raw_reading_when", "list doubts from \(known), comma-separated")
+    }
     guard options.rawReadingMaxPixels >= 0 else {
       throw ConfigError(path: "raw_reading_max_pixels", "must be 0 or more (0 reads no scan raw)")
     }
@@ -108,9 +132,13 @@ public final class ReceiptStage: Stage {
   /// most photos may be cards, and the card's OCR stage already holds the same `eng` model.
   private let engines: WorkerTesseractEngines
   private let extractor: ReceiptExtractor
+  /// The fitted choice between the page's reading and the raw scan's, read for the configured doubts.
+  private let choice: ReceiptReadingChoice
 
   public init(options: Options, context: StageContext) throws {
     self.options = options
+    choice = ReceiptReadingChoice(
+      margins: ReceiptReadingChoice.fitted.margins, readWhen: options.rawReadingDoubts ?? [])
     engines = context.workerEngines
     extractor = ReceiptExtractor(catalog: try IssuerCatalog.load(from: context.resolve(options.catalog)))
   }
@@ -126,16 +154,62 @@ public final class ReceiptStage: Stage {
     }
     let engine = try engines.engine(languages: options.languages)
     let latest = Self.latestDate(of: item)
-    let page = try read(images, logoPage: flattened?.grey, engine: engine, item: item, latest: latest)
+    let page = try read(
+      images, logoPage: flattened?.grey, plan: .page, engine: engine, item: item, latest: latest)
     var receipt = page.receipt
-    if options.rawReading, let flattened, ReceiptReadingChoice.isUnsure(receipt), item.secondsRemaining > 1,
+    var notes = page.notes
+    if options.rawReading, let flattened, choice.isUnsure(receipt), item.secondsRemaining > 1,
       let scan = try Self.flatScan(item, page: flattened, maxPixels: options.rawReadingMaxPixels)
     {
-      let raw = try read([("raw", { scan })], logoPage: nil, engine: engine, item: item, latest: latest)
-      ReceiptReadingChoice.fitted.settle(&receipt, other: raw.receipt, otherName: "raw")
+      let plan = ReadingPlan.raw(after: page, quad: flattened.quad, choice: choice)
+      let raw = try read(
+        [("raw", { scan })], logoPage: nil, plan: plan, engine: engine, item: item, latest: latest)
+      choice.settle(&receipt, other: raw.receipt, otherName: "raw")
+      notes += raw.notes.map { "second reading, of the scan as loaded: \($0)" }
     }
     Self.assumeCurrency(&receipt, options.defaultCurrency)
-    item.artifacts.write(ReceiptReadout(receipt: receipt, notes: page.notes))
+    item.artifacts.write(ReceiptReadout(receipt: receipt, notes: notes))
+  }
+
+  /// Which way up the page is turned (EXIF orientation 3, 6 or 8) and by how many degrees.
+  typealias Turn = (orientation: Int, degrees: Int)
+
+  /// How one reading of the receipt finds which way up its page is, and which rereads it makes.
+  struct ReadingPlan {
+    /// The turn already known for this page (nil inside: upright), or nil to find it by reading.
+    var knownTurn: Turn??
+    var rereadTotal = true
+    var recheckDate = true
+    var rereadLogo = true
+
+    /// The flattened page's reading: it finds its own way up and makes every reread.
+    static let page = ReadingPlan(knownTurn: nil)
+
+    /// The raw scan's reading after the page's: the scan is turned as the page was when the
+    /// flattened page runs the scan's way (`receipt_warp` turned it no quarter), and only the
+    /// rereads for a field `choice` could take from it are made: a date or a total the page has
+    /// is replaced only on evidence those rereads cannot give.
+    static func raw(after page: Reading, quad: [Point], choice: ReceiptReadingChoice) -> ReadingPlan {
+      ReadingPlan(
+        knownTurn: runsAlongScan(quad) ? .some(page.turn) : nil,
+        rereadTotal: choice.mayTake("total", from: page.receipt),
+        recheckDate: choice.mayTake("date", from: page.receipt),
+        rereadLogo: choice.mayTake("merchant", from: page.receipt))
+    }
+
+    /// Whether the flattened page's top edge runs left to right across the scan, as the scan's
+    /// own rows do.
+    static func runsAlongScan(_ quad: [Point]) -> Bool {
+      guard quad.count == 4 else { return false }
+      return quad[1].x - quad[0].x > abs(quad[1].y - quad[0].y)
+    }
+  }
+
+  /// One reading of the receipt: its record, its notes and the turn it was read at.
+  struct Reading {
+    var receipt: ReceiptRecord
+    var notes: [String]
+    var turn: Turn?
   }
 
   /// The loaded image in grey when it is a scan that is all paper (`coversImage`) of at most
@@ -156,40 +230,33 @@ public final class ReceiptStage: Stage {
   }
 
   /// One reading of the receipt from `images` (read in turn, `readPage`), turned upright when it
-  /// reads better so, with the total's line, the date and the logo re-read as configured.
+  /// reads better so, with the total's line, the date and the logo re-read as `plan` says.
   ///
   /// - Parameter logoPage: the grey image the logo band is cut from; nil for the first image read.
   private func read(
-    _ images: [(name: String, image: () throws -> Bitmap?)], logoPage: Bitmap?, engine: TesseractEngine,
-    item: PhotoItem, latest: String?
-  ) throws -> (receipt: ReceiptRecord, notes: [String]) {
-    var images = images
-    var pass = try readPage(images, engine: engine, item: item, latest: latest)
+    _ images: [(name: String, image: () throws -> Bitmap?)], logoPage: Bitmap?, plan: ReadingPlan,
+    engine: TesseractEngine, item: PhotoItem, latest: String?
+  ) throws -> Reading {
+    let (pass, turn) = try readUpright(
+      images, knownTurn: plan.knownTurn, engine: engine, item: item, latest: latest)
     var notes: [String] = []
-    if options.orientationCheckBelow > 0, pass.firstConfidence < options.orientationCheckBelow,
-      let page = try images.first?.image(),
-      let turn = uprightTurn(
-        of: page, engine: engine, deadline: Int(min(4_000, item.secondsRemaining * 1000)))
-    {
-      images = images.map { variant in
-        (variant.name, { try variant.image()?.applyingOrientation(turn.orientation) })
-      }
-      pass = try readPage(images, engine: engine, item: item, latest: latest)
-      notes.append("the receipt was read turned \(turn.degrees)° (it reads better so)")
-    }
+    if let turn { notes.append("the receipt was read turned \(turn.degrees)° (it reads better so)") }
     let read = pass.read
     guard var receipt = pass.fused else { throw StageFailure("no time was left to read the receipt") }
-    if options.keyLineRereads, let variant = receipt.imageVariant, let page = read[variant] {
+    if options.keyLineRereads, plan.rereadTotal, let variant = receipt.imageVariant, let page = read[variant]
+    {
       rereadTotal(&receipt, on: page, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
     }
-    if options.dateRecheckBelow > 0, let variant = receipt.imageVariant, let page = read[variant] {
+    if options.dateRecheckBelow > 0, plan.recheckDate, let variant = receipt.imageVariant,
+      let page = read[variant]
+    {
       recheckDate(
         &receipt, on: page, engine: engine, latestDate: latest,
         deadline: Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000)))
     }
     // The grey image whichever was read: thinning a binarised logo thins the noise Sauvola left
     // in it too. Both are made from one flattened page, so the line boxes hold in either.
-    if options.logoRereads, receipt.merchant == nil,
+    if options.logoRereads, plan.rereadLogo, receipt.merchant == nil,
       let grey = logoPage ?? images.first.flatMap({ read[$0.name] })
     {
       rereadLogo(&receipt, on: grey, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
@@ -197,7 +264,32 @@ public final class ReceiptStage: Stage {
     if pass.timedOut {
       notes.append("receipt ocr timed out after \(pass.deadline) ms; text may be incomplete")
     }
-    return (receipt, notes)
+    return Reading(receipt: receipt, notes: notes, turn: turn)
+  }
+
+  /// `readPage` of `images` turned by `knownTurn`, or, when that is not known, as they are and
+  /// again turned the way the middle of the page reads best, if its first reading was unsure.
+  ///
+  /// - Returns: the pass and the turn it was read at (nil: as it is).
+  private func readUpright(
+    _ images: [(name: String, image: () throws -> Bitmap?)], knownTurn: Turn??, engine: TesseractEngine,
+    item: PhotoItem, latest: String?
+  ) throws -> (PagePass, Turn?) {
+    func turned(_ turn: Turn) -> [(name: String, image: () throws -> Bitmap?)] {
+      images.map { variant in (variant.name, { try variant.image()?.applyingOrientation(turn.orientation) }) }
+    }
+    if let knownTurn {
+      return (
+        try readPage(knownTurn.map(turned) ?? images, engine: engine, item: item, latest: latest), knownTurn
+      )
+    }
+    let pass = try readPage(images, engine: engine, item: item, latest: latest)
+    guard options.orientationCheckBelow > 0, pass.firstConfidence < options.orientationCheckBelow,
+      let page = try images.first?.image(),
+      let turn = uprightTurn(
+        of: page, engine: engine, deadline: Int(min(4_000, item.secondsRemaining * 1000)))
+    else { return (pass, nil) }
+    return (try readPage(turned(turn), engine: engine, item: item, latest: latest), turn)
   }
 
   /// Gives a receipt that names no currency the configured default, marked as assumed; a page
@@ -233,7 +325,9 @@ public final class ReceiptStage: Stage {
       guard let image = try variant.image() else { continue }
       pass.deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
       guard pass.deadline > 0 else { break }
-      let result = engine.recognize(image, segmentation: segmentation, deadline: pass.deadline)
+      let result = engine.recognize(
+        image, segmentation: segmentation, deadline: pass.deadline,
+        invertUnsureLines: options.invertUnsureLines)
       let score = Self.readability(result.words)
       if readings.isEmpty { pass.firstConfidence = score.meanConfidence }
       let receipt = extractor.extract(ReceiptLine.rows(from: result.words), latestDate: latest)
@@ -257,9 +351,7 @@ public final class ReceiptStage: Stage {
 
   /// The EXIF orientation (3, 6 or 8) that turns the page upright, when the middle of the page
   /// reads with a mean word confidence `turn_margin` higher turned so than as it is.
-  private func uprightTurn(of page: Bitmap, engine: TesseractEngine, deadline: Int) -> (
-    orientation: Int, degrees: Int
-  )? {
+  private func uprightTurn(of page: Bitmap, engine: TesseractEngine, deadline: Int) -> Turn? {
     let side = min(page.width, page.height, 1_200)
     guard side >= 64, deadline > 0 else { return nil }
     let probe = page.cropped(
@@ -267,7 +359,8 @@ public final class ReceiptStage: Stage {
     let turns = [(1, 0), (6, 90), (3, 180), (8, 270)]
     let confidences = turns.map { turn in
       let words = engine.recognize(
-        probe.applyingOrientation(turn.0), segmentation: .singleColumn, deadline: deadline / turns.count
+        probe.applyingOrientation(turn.0), segmentation: .singleColumn, deadline: deadline / turns.count,
+        invertUnsureLines: options.invertUnsureLines
       ).words.filter { $0.text.filter { $0.isLetter || $0.isNumber }.count >= 2 }
       return words.count < 3 ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
     }
@@ -299,7 +392,10 @@ public final class ReceiptStage: Stage {
       let line = receipt.line(index), KeyLineVote.lineCarries(total: field.value, text: line.text)
     else { return }
     let rereads = Self.lineCrops(line.box, of: page).map { image in
-      KeyLineVote.total(in: engine.recognize(image, segmentation: .singleLine, deadline: deadline).text)
+      KeyLineVote.total(
+        in: engine.recognize(
+          image, segmentation: .singleLine, deadline: deadline, invertUnsureLines: options.invertUnsureLines
+        ).text)
     }
     let decided = KeyLineVote.decide(page: field.value, rereads: rereads)
     guard decided != field.value else { return }
@@ -320,7 +416,8 @@ public final class ReceiptStage: Stage {
   ) {
     guard deadline > 0, let line = Self.dateLine(of: receipt), line.confidence < options.dateRecheckBelow
     else { return }
-    let result = engine.recognize(page, segmentation: .singleBlock, deadline: deadline)
+    let result = engine.recognize(
+      page, segmentation: .singleBlock, deadline: deadline, invertUnsureLines: options.invertUnsureLines)
     let block = extractor.extract(ReceiptLine.rows(from: result.words), latestDate: latestDate)
     guard let date = Self.dateFromBlock(page: receipt, block: block) else { return }
     receipt.fields?["date"] = date
@@ -366,7 +463,9 @@ public final class ReceiptStage: Stage {
     var votes: [String: (count: Int, text: String)] = [:]
     for share in [0.03, 0.05, 0.07, 0.09, 0.11, 0.13] {
       let thinned = ReceiptImaging.thinned(band, radius: Int((lineHeight * share).rounded()))
-      let text = engine.recognize(thinned, segmentation: .singleLine, deadline: deadline).text
+      let text = engine.recognize(
+        thinned, segmentation: .singleLine, deadline: deadline, invertUnsureLines: options.invertUnsureLines
+      ).text
       guard let brand = extractor.brand(readFromLogo: text) else { continue }
       votes[brand, default: (0, text)].count += 1
     }

@@ -21,8 +21,8 @@ final class ReceiptReadingChoiceTests: XCTestCase {
   func testATotalTheArithmeticConfirmsReplacesOneItDoesNotWithItsAmounts() throws {
     var page = reading(["SHOP", "Date: 12/02/2018", "Tea 2.97", "Milk 2.30", "SUBTOTAL 5.27", "TOTAL 3.27"])
     let raw = reading(["SHOP", "Date: 12/02/2018", "Tea 2.97", "Milk 2.30", "SUBTOTAL 5.27", "TOTAL 5.27"])
-    XCTAssertTrue(ReceiptReadingChoice.isUnsure(page), "the page's total is not confirmed")
-    XCTAssertFalse(ReceiptReadingChoice.isUnsure(raw))
+    XCTAssertTrue(ReceiptReadingChoice.fitted.isUnsure(page), "the page's total is not confirmed")
+    XCTAssertFalse(ReceiptReadingChoice.fitted.isUnsure(raw))
     let taken = ReceiptReadingChoice.fitted.settle(&page, other: raw, otherName: "raw")
     XCTAssertEqual(taken, ["total"], "the date both read stays the page's")
     XCTAssertEqual(page.total, Money(recordString: "5.27"))
@@ -67,5 +67,41 @@ final class ReceiptReadingChoiceTests: XCTestCase {
     XCTAssertTrue(ReceiptStage.coversImage(turned, width: 800, height: 1200), "a deskewed scan is still one")
     let paper = [Point(200, 100), Point(600, 120), Point(590, 1100), Point(210, 1080)]
     XCTAssertFalse(ReceiptStage.coversImage(paper, width: 800, height: 1200), "a receipt on a table")
+  }
+  func testTheSecondReadingTakesThePagesTurnAndRereadsOnlyWhatItCouldChange() throws {
+    let page = reading(["SHOP SDN BHD", "Date: 12/02/2018", "Tea 2.97", "TOTAL 3.27"])
+    XCTAssertEqual(ReceiptReadingChoice.doubts(page), [.unconfirmedTotal])
+    let upright = [Point(0, 0), Point(800, 0), Point(800, 1200), Point(0, 1200)]
+    let turned = ReceiptStage.Reading(receipt: page, notes: [], turn: (orientation: 3, degrees: 180))
+    let plan = ReceiptStage.ReadingPlan.raw(after: turned, quad: upright, choice: .fitted)
+    guard case .some(.some(let turn)) = plan.knownTurn else {
+      return XCTFail("the page's turn is not carried over")
+    }
+    XCTAssertEqual(turn.degrees, 180)
+    XCTAssertTrue(plan.rereadTotal, "the page's total is unconfirmed, so the scan's may replace it")
+    XCTAssertFalse(plan.recheckDate, "a date the page read is never replaced on confidence")
+    XCTAssertTrue(plan.rereadLogo, "a merchant is replaced when read surer by the margin")
+
+    let asItIs = ReceiptStage.Reading(receipt: page, notes: [], turn: nil)
+    guard
+      case .some(.none) = ReceiptStage.ReadingPlan.raw(after: asItIs, quad: upright, choice: .fitted)
+        .knownTurn
+    else { return XCTFail("a page read as it is reads the scan as it is, unchecked") }
+    let quarter = [upright[1], upright[2], upright[3], upright[0]]
+    XCTAssertTrue(
+      ReceiptStage.ReadingPlan.raw(after: turned, quad: quarter, choice: .fitted).knownTurn == nil,
+      "receipt_warp turned the page a quarter: the scan's own way up is found by reading")
+
+    let undated = reading(["SHOP SDN BHD", "Tea 2.97", "TOTAL 2.97"])
+    XCTAssertEqual(ReceiptReadingChoice.doubts(undated), [.noDate])
+    let plain = ReceiptStage.ReadingPlan.raw(after: asItIs.with(undated), quad: upright, choice: .fitted)
+    XCTAssertTrue(plain.recheckDate)
+    XCTAssertFalse(plain.rereadTotal, "the page's total is confirmed by its items")
+  }
+}
+
+extension ReceiptStage.Reading {
+  fileprivate func with(_ receipt: ReceiptRecord) -> Self {
+    ReceiptStage.Reading(receipt: receipt, notes: notes, turn: turn)
   }
 }
