@@ -10,10 +10,11 @@ A candidate is positive when its page text, its Latin re-reading or its Cyrillic
 printed name within a difflib ratio of 0.8 once case and diacritics are folded. The fit is a
 logistic regression on standardised features (NameLineCandidates.featureNames, Swift computes
 them). `threshold`, under which the best candidate is no name at all, makes the most training
-cards right (`choose_threshold`), counting the cards rendered without a name
-(bench/gen/cards.py --no-name, truth name "") as right when nothing is suggested: before they were
-in the fit it was only the highest threshold that cost no named card its name, and the samples'
-negatives (checkerboards, text on screens) got names such as `LAA` or `Wallet`.
+cards right (`choose_threshold`); cards rendered without a name (bench/gen/cards.py --no-name,
+truth name "") given in `--train` count as right when nothing is suggested. Without them (as
+name-model.json is fitted: with them it lost 5 held-out exact names and the samples' Lidl Plus,
+bench/names/README.md) it is the highest threshold that costs no training card its right name.
+In `--heldout` they are scored: on how many a name is suggested.
 
     python bench/names/fit_names.py --train LOG=DIR ... [--heldout LOG=DIR ...] [--write MODEL]
 """
@@ -177,7 +178,8 @@ def fit_cyrillic(photos, model, scaler, threshold, reread_confidence, C):
     the probability that gives the most exact names on those cards."""
     rows, ys = [], []
     for truth, candidates in photos:
-        if not candidates:
+        # A card without a name has no reading nearer to it: it says nothing about the choice.
+        if not candidates or not truth["name"]:
             continue
         want = norm(truth["name"])
         p = model.predict_proba(scaler.transform(matrix(candidates)))[:, 1]
