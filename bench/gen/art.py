@@ -705,7 +705,8 @@ def render_art(rng, nrng, content, fams, layout, scale=1.0):
         # The badge needs room around the text inside the slot.
         pad = int((nb[3] - nb[1]) * 0.12)
         nb = (nb[0] + pad, nb[1] + pad, nb[2] - pad, nb[3] - pad)
-    name_lines = draw_lines(img, content["name_lines"], name_entry, nb, name_colour, align=align, valign=valign, max_size=max_size, style=nstyle)
+    # A card without its name (cards.py --no-name): what the name model must learn to call no name.
+    name_lines = [] if content.get("hide_name") else draw_lines(img, content["name_lines"], name_entry, nb, name_colour, align=align, valign=valign, max_size=max_size, style=nstyle)
     # Polarity: the name against what is right behind it (the badge when there is one).
     behind = nstyle["badge"][0] if "badge" in nstyle else region
     polarity = "light_on_dark" if luminance(name_colour) > luminance(behind) else "dark_on_light"
@@ -779,7 +780,7 @@ def render_art(rng, nrng, content, fams, layout, scale=1.0):
             small_text("boilerplate", bp, size=24 * s)
     colours = cv.colours()
     gt = {
-        "name": content["name"],
+        "name": "" if content.get("hide_name") else content["name"],
         "name_lines": name_lines,
         "font_family": name_fam, "font_file": os.path.basename(name_entry["path"]), "font_category": fontlib.category(name_fam),
         "small_font_family": small_fam,

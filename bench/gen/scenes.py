@@ -526,7 +526,8 @@ def render_screenshot(rng, nrng, content, make_art, app, fams, make_other=None):
     y = top + p(rng.uniform(8, 70))
     header = None
     if app in ("google_wallet", "catima", "banking", "stocard"):
-        header = rng.choice(words[:2] + [content["name"][:18]]) if app != "banking" else words[0]
+        named = [] if content.get("hide_name") else [content["name"][:18]]
+        header = rng.choice(words[:2] + named) if app != "banking" else words[0]
         if app == "catima":
             bar_h = p(56)
             bar_col = content["colours"][0]
@@ -644,7 +645,7 @@ def render_pass(rng, nrng, sc, content, fams, top, bottom, effects, panel_code):
     if content["logo"]:
         A.draw_logo(sc.img, content["logo"], (lx0, y0 + p(10), lx0 + p(32), y0 + p(42)), fg, base, content["name"][0], entry)
         lx0 += p(42)
-    lines = A.draw_lines(sc.img, [content["name"]], entry, (lx0, y0 + p(10), x0 + (x1 - x0) * 0.62, y0 + head_h - p(6)), fg, valign="center")
+    lines = [] if content.get("hide_name") else A.draw_lines(sc.img, [content["name"]], entry, (lx0, y0 + p(10), x0 + (x1 - x0) * 0.62, y0 + head_h - p(6)), fg, valign="center")
     words = lx.APP_WORDS[content["lang"]]
     sc.text((x1 - p(14), y0 + p(14)), words[5].upper(), 10, colour=fg, anchor="ra")
     sc.text((x1 - p(14), y0 + p(28)), str(rng.randint(0, 9999)), 18, colour=fg, anchor="ra")
@@ -679,7 +680,7 @@ def render_pass(rng, nrng, sc, content, fams, top, bottom, effects, panel_code):
                     "barcode": code, "effects": effects, "others": [], "corner_radius_px": radius, "shadow": None,
                     "panel_box": None, "main_partial": False,
                     "screen": {"width": sc.W, "height": sc.H, "scale": sc.s, "dark": sc.dark, "platform": sc.platform},
-                    "_gt": {"name": content["name"], "font_family": fam, "font_file": entry["path"].rsplit("/", 1)[-1],
+                    "_gt": {"name": "" if content.get("hide_name") else content["name"], "font_family": fam, "font_file": entry["path"].rsplit("/", 1)[-1],
                             "font_category": fontlib.category(fam), "layout_family": "pass", "polarity":
                             "light_on_dark" if A.luminance(fg) > A.luminance(base) else "dark_on_light", "colors": colors,
                             "name_colour": A.hexc(fg), "effects": []}}

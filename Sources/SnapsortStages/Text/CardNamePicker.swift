@@ -57,12 +57,18 @@ public enum CardNamePicker {
 
   /// The line's words without low-confidence junk and symbol-only tokens (logos, bars).
   static func clean(_ line: TesseractEngine.Item, words: [TesseractEngine.Item]) -> String {
-    let kept = wordsInLine(line, words: words).filter { word in
+    let inLine = wordsInLine(line, words: words)
+    let legible = inLine.map { word in
       let letters = word.text.filter { $0.isLetter || $0.isNumber }.count
       guard letters * 2 >= word.text.count else { return false }
       return word.confidence >= 50 || (word.confidence >= 20 && looksLikeWord(word.text))
     }
-    var texts = kept.map(\.text)
+    // An ampersand between two kept words is the name's (`Coffee & Co`), not a logo's speck.
+    var texts = inLine.indices.filter { index in
+      legible[index]
+        || (conjunctions.contains(inLine[index].text) && index > 0 && index + 1 < inLine.count
+          && legible[index - 1] && legible[index + 1])
+    }.map { inLine[$0].text }
     // A lone lowercase letter at either end is a speck or a logo's edge (`f ICA Stammis`).
     while texts.count > 1, let first = texts.first, first.count == 1, first.first!.isLowercase {
       texts.removeFirst()
@@ -70,8 +76,45 @@ public enum CardNamePicker {
     while texts.count > 1, let last = texts.last, last.count == 1, last.first!.isLowercase {
       texts.removeLast()
     }
-    let text = texts.joined(separator: " ")
-    return text.trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.whitespaces))
+    return trimmed(texts.joined(separator: " "))
+  }
+
+  static let conjunctions: Set<String> = ["&", "+"]
+
+  /// Punctuation and spaces trimmed from both ends, except a quotation mark or bracket that
+  /// closes or opens one inside the name (`Банк «Вишня»`, `(Outlet) Store`) or a pair around it.
+  static func trimmed(_ text: String) -> String {
+    let trim = CharacterSet.punctuationCharacters.union(.whitespaces)
+    let isTrimmed = { (character: Character) in character.unicodeScalars.allSatisfy(trim.contains) }
+    guard let start = text.firstIndex(where: { !isTrimmed($0) }),
+      let end = text.lastIndex(where: { !isTrimmed($0) })
+    else { return "" }
+    var core = String(text[start...end])
+    let before: Character? = start > text.startIndex ? text[text.index(before: start)] : nil
+    let after: Character? = text.index(after: end) < text.endIndex ? text[text.index(after: end)] : nil
+    if let before, let after, pairs[before] == after { return "\(before)\(core)\(after)" }
+    if let after, let opener = pairs.first(where: { $0.value == after })?.key,
+      lacks(core, after, partner: opener)
+    {
+      core.append(after)
+    }
+    if let before, let closer = pairs[before], lacks(core, before, partner: closer) {
+      core.insert(before, at: core.startIndex)
+    }
+    return core
+  }
+
+  /// Quotation marks and brackets by their opening mark.
+  static let pairs: [Character: Character] = [
+    "«": "»", "»": "«", "„": "“", "“": "”", "‚": "‘", "‘": "’", "‹": "›", "(": ")", "[": "]", "\"": "\"",
+  ]
+
+  /// Whether the text holds more of `partner` than of `mark` (an odd count when the two are the
+  /// same mark): the mark that pairs it was trimmed away.
+  static func lacks(_ text: String, _ mark: Character, partner: Character) -> Bool {
+    let partners = text.filter { $0 == partner }.count
+    guard mark != partner else { return partners % 2 == 1 }
+    return partners > text.filter { $0 == mark }.count
   }
 
   /// The words whose centre lies inside the line's box.

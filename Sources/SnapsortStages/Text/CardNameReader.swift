@@ -135,7 +135,9 @@ struct CardNameReader {
   }
 
   /// The box with a margin of a third of its height, scaled so the box is `height` pixels high
-  /// (0: unscaled); nil when the cut is too small to read.
+  /// (0: unscaled); nil when the cut is too small to read. (Wider room to the sides, for a line
+  /// box that ends where the background changes under the name, read worse:
+  /// bench/names/line_margin.py.)
   static func lineImage(_ box: Box, of image: Bitmap, height: Int) -> Bitmap? {
     let margin = box.height / 3
     let x0 = max(0, Int(box.x - margin)), y0 = max(0, Int(box.y - margin))

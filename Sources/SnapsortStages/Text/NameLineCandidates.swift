@@ -10,23 +10,38 @@ public enum NameLineCandidates {
     "height", "height_to_tallest", "height_rank", "top", "lines_above", "centre_offset", "width",
     "confidence", "weakest_word", "log_letters", "letter_share", "kept_share", "words", "capitals",
     "digits", "boilerplate", "programme", "given_name", "person_name", "lines", "strokes_only",
-    "word_like", "coarse_reading",
+    "word_like", "coarse_reading", "line_gap",
   ]
 
   /// The candidates of the page reading, then those of the coarser second reading whose text the
-  /// page reading has no candidate for (`coarse_reading` 1), each measured within its own reading.
+  /// page reading has no candidate for (`coarse_reading` 1): first the runs of the page's lines
+  /// with the coarse lines where the page has none (a name's second line read only at the coarser
+  /// scale, `ACE` / `HARDWARE`), then the coarse reading's own, each measured within its lines.
   public static func candidates(
     page: TesseractEngine.Result, coarse: TesseractEngine.Result?, width: Double, height: Double
   ) -> [CardNamePicker.Candidate] {
     var found = candidates(lines: page.lines, words: page.words, width: width, height: height)
     guard let coarse else { return found }
-    let known = Set(found.map { IssuerText.fold($0.text) })
-    for var candidate in candidates(lines: coarse.lines, words: coarse.words, width: width, height: height)
-    where !known.contains(IssuerText.fold(candidate.text)) {
+    var known = Set(found.map { IssuerText.fold($0.text) })
+    let added = coarse.lines.filter { line in !page.lines.contains { sameLine($0.box, line.box) } }
+    let addedWords = added.flatMap { CardNamePicker.wordsInLine($0, words: coarse.words) }
+    let merged = candidates(
+      lines: page.lines + added, words: page.words + addedWords, width: width, height: height)
+    let own = candidates(lines: coarse.lines, words: coarse.words, width: width, height: height)
+    for var candidate in merged + own where !known.contains(IssuerText.fold(candidate.text)) {
       candidate.features["coarse_reading"] = 1
+      known.insert(IssuerText.fold(candidate.text))
       found.append(candidate)
     }
     return found
+  }
+
+  /// Whether two boxes are one line of text: they overlap sideways, and by half the shorter
+  /// height.
+  static func sameLine(_ a: Box, _ b: Box) -> Bool {
+    let vertical = min(a.y + a.height, b.y + b.height) - max(a.y, b.y)
+    let horizontal = min(a.x + a.width, b.x + b.width) - max(a.x, b.x)
+    return horizontal > 0 && vertical > 0.5 * min(a.height, b.height)
   }
 
   /// - Parameters:
@@ -80,15 +95,19 @@ public enum NameLineCandidates {
     return letters.count < 3 || (letters.count <= 4 && letters.allSatisfy(CardNamePicker.strokes.contains))
   }
 
-  /// Whether `lower` continues the name on `upper`: type of nearly the same height, less than a
-  /// line's height below it, and overlapping it sideways.
+  /// Whether `lower` continues the name on `upper`: type of nearly the same height, at most
+  /// `maximumGap` line heights below it, and overlapping it sideways.
   static func continues(_ upper: Box, _ lower: Box) -> Bool {
     let ratio = lower.height / max(1, upper.height)
     let gap = lower.y - (upper.y + upper.height)
     let overlap = min(upper.x + upper.width, lower.x + lower.width) - max(upper.x, lower.x)
-    return (0.75...1.33).contains(ratio) && gap > -0.3 * upper.height && gap < 0.9 * upper.height
+    return (0.75...1.33).contains(ratio) && gap > -0.3 * upper.height && gap < maximumGap * upper.height
       && overlap > 0.3 * min(upper.width, lower.width)
   }
+
+  /// The widest gap between the lines of one name on the training split's cards was 1.32 ink
+  /// heights (bench/gen, `--split train`); how wide a run's gap is, is the model's `line_gap`.
+  static let maximumGap = 1.35
 
   static func union(_ boxes: [Box]) -> Box {
     let x0 = boxes.map(\.x).min() ?? 0, y0 = boxes.map(\.y).min() ?? 0

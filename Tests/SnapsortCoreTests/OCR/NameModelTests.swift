@@ -110,6 +110,42 @@ final class NameModelTests: XCTestCase {
     XCTAssertEqual(candidates.first { $0.text == "PageTurner" }?.features["coarse_reading"], 1)
   }
 
+  /// A name's second line that only the coarse reading found joins the page reading's first.
+  func testCoarseLineContinuesAPageLine() {
+    let page = [item("ACE", y: 68, h: 50), item("Scan at checkout", y: 520, h: 22)]
+    let coarse = [item("HARDWARE", y: 162, h: 58), item("Scan at checkout", y: 521, h: 22)]
+    let candidates = NameLineCandidates.candidates(
+      page: .init(lines: page, words: words(page), timedOut: false),
+      coarse: .init(lines: coarse, words: words(coarse), timedOut: false),
+      width: 1012, height: 638)
+    let joined = candidates.first { $0.text == "ACE HARDWARE" }
+    XCTAssertNotNil(joined)
+    XCTAssertEqual(joined?.features["coarse_reading"], 1)
+    XCTAssertEqual(joined?.features["line_gap"] ?? 0, 44.0 / 54.0, accuracy: 1e-9)
+    XCTAssertEqual(candidates.filter { $0.text == "Scan at checkout" }.count, 0)
+  }
+
+  /// Punctuation at a line's ends is trimmed, but not the mark that closes a quotation inside the
+  /// name, nor an ampersand between two of its words.
+  func testCleaningKeepsClosingQuotesAndAmpersands() {
+    let words = [
+      TesseractEngine.Item(text: "Банк", box: [10, 10, 80, 40], confidence: 90),
+      TesseractEngine.Item(text: "«Вишня»", box: [100, 10, 120, 40], confidence: 90),
+      TesseractEngine.Item(text: "&", box: [230, 10, 20, 40], confidence: 40),
+      TesseractEngine.Item(text: "Co.", box: [260, 10, 50, 40], confidence: 90),
+    ]
+    let line = { (count: Int) in
+      TesseractEngine.Item(text: "", box: [0, 0, Double([0, 90, 220, 250, 320][count]), 60], confidence: 90)
+    }
+    XCTAssertEqual(CardNamePicker.clean(line(2), words: words), "Банк «Вишня»")
+    XCTAssertEqual(CardNamePicker.clean(line(4), words: words), "Банк «Вишня» & Co")
+    // Trailing, with nothing after it: a speck, not part of the name.
+    XCTAssertEqual(CardNamePicker.clean(line(3), words: words), "Банк «Вишня»")
+    XCTAssertEqual(CardNamePicker.trimmed("«Вишня»."), "«Вишня»")
+    XCTAssertEqual(CardNamePicker.trimmed("(Outlet) Store"), "(Outlet) Store")
+    XCTAssertEqual(CardNamePicker.trimmed("Вишня»"), "Вишня")
+  }
+
   func testLexiconCoversSmallPrintNotBrands() {
     let lexicon = CardNameLexicon.shared
     XCTAssertEqual(lexicon.coverage(of: "Scan at checkout").boilerplate, 1)
