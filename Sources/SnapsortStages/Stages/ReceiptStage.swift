@@ -174,16 +174,23 @@ public final class ReceiptStage: Stage {
   /// Which way up the page is turned (EXIF orientation 3, 6 or 8) and by how many degrees.
   typealias Turn = (orientation: Int, degrees: Int)
 
+  /// How a reading knows which way up its page is.
+  enum Orientation {
+    /// Read it as it is, and turned if its first reading is unsure (`orientation_check_below`).
+    case findByReading
+    /// Already known from another reading of the same page: the turn, nil for upright.
+    case known(Turn?)
+  }
+
   /// How one reading of the receipt finds which way up its page is, and which rereads it makes.
   struct ReadingPlan {
-    /// The turn already known for this page (nil inside: upright), or nil to find it by reading.
-    var knownTurn: Turn??
+    var orientation: Orientation
     var rereadTotal = true
     var recheckDate = true
     var rereadLogo = true
 
     /// The flattened page's reading: it finds its own way up and makes every reread.
-    static let page = ReadingPlan(knownTurn: nil)
+    static let page = ReadingPlan(orientation: .findByReading)
 
     /// The raw scan's reading after the page's: the scan is turned as the page was when the
     /// flattened page runs the scan's way (`receipt_warp` turned it no quarter), and only the
@@ -191,7 +198,7 @@ public final class ReceiptStage: Stage {
     /// is replaced only on evidence those rereads cannot give.
     static func raw(after page: Reading, quad: [Point], choice: ReceiptReadingChoice) -> ReadingPlan {
       ReadingPlan(
-        knownTurn: runsAlongScan(quad) ? .some(page.turn) : nil,
+        orientation: runsAlongScan(quad) ? .known(page.turn) : .findByReading,
         rereadTotal: choice.mayTake("total", from: page.receipt),
         recheckDate: choice.mayTake("date", from: page.receipt),
         rereadLogo: choice.mayTake("merchant", from: page.receipt))
@@ -238,7 +245,7 @@ public final class ReceiptStage: Stage {
     engine: TesseractEngine, item: PhotoItem, latest: String?
   ) throws -> Reading {
     let (pass, turn) = try readUpright(
-      images, knownTurn: plan.knownTurn, engine: engine, item: item, latest: latest)
+      images, orientation: plan.orientation, engine: engine, item: item, latest: latest)
     var notes: [String] = []
     if let turn { notes.append("the receipt was read turned \(turn.degrees)° (it reads better so)") }
     let read = pass.read
@@ -267,21 +274,20 @@ public final class ReceiptStage: Stage {
     return Reading(receipt: receipt, notes: notes, turn: turn)
   }
 
-  /// `readPage` of `images` turned by `knownTurn`, or, when that is not known, as they are and
+  /// `readPage` of `images` turned as `orientation` knows, or, when it is to be found, as they are and
   /// again turned the way the middle of the page reads best, if its first reading was unsure.
   ///
   /// - Returns: the pass and the turn it was read at (nil: as it is).
   private func readUpright(
-    _ images: [(name: String, image: () throws -> Bitmap?)], knownTurn: Turn??, engine: TesseractEngine,
+    _ images: [(name: String, image: () throws -> Bitmap?)], orientation: Orientation,
+    engine: TesseractEngine,
     item: PhotoItem, latest: String?
   ) throws -> (PagePass, Turn?) {
     func turned(_ turn: Turn) -> [(name: String, image: () throws -> Bitmap?)] {
       images.map { variant in (variant.name, { try variant.image()?.applyingOrientation(turn.orientation) }) }
     }
-    if let knownTurn {
-      return (
-        try readPage(knownTurn.map(turned) ?? images, engine: engine, item: item, latest: latest), knownTurn
-      )
+    if case .known(let turn) = orientation {
+      return (try readPage(turn.map(turned) ?? images, engine: engine, item: item, latest: latest), turn)
     }
     let pass = try readPage(images, engine: engine, item: item, latest: latest)
     guard options.orientationCheckBelow > 0, pass.firstConfidence < options.orientationCheckBelow,

@@ -74,7 +74,7 @@ final class ReceiptReadingChoiceTests: XCTestCase {
     let upright = [Point(0, 0), Point(800, 0), Point(800, 1200), Point(0, 1200)]
     let turned = ReceiptStage.Reading(receipt: page, notes: [], turn: (orientation: 3, degrees: 180))
     let plan = ReceiptStage.ReadingPlan.raw(after: turned, quad: upright, choice: .fitted)
-    guard case .some(.some(let turn)) = plan.knownTurn else {
+    guard case .known(.some(let turn)) = plan.orientation else {
       return XCTFail("the page's turn is not carried over")
     }
     XCTAssertEqual(turn.degrees, 180)
@@ -84,13 +84,16 @@ final class ReceiptReadingChoiceTests: XCTestCase {
 
     let asItIs = ReceiptStage.Reading(receipt: page, notes: [], turn: nil)
     guard
-      case .some(.none) = ReceiptStage.ReadingPlan.raw(after: asItIs, quad: upright, choice: .fitted)
-        .knownTurn
+      case .known(.none) = ReceiptStage.ReadingPlan.raw(after: asItIs, quad: upright, choice: .fitted)
+        .orientation
     else { return XCTFail("a page read as it is reads the scan as it is, unchecked") }
     let quarter = [upright[1], upright[2], upright[3], upright[0]]
-    XCTAssertTrue(
-      ReceiptStage.ReadingPlan.raw(after: turned, quad: quarter, choice: .fitted).knownTurn == nil,
-      "receipt_warp turned the page a quarter: the scan's own way up is found by reading")
+    guard
+      case .findByReading = ReceiptStage.ReadingPlan.raw(after: turned, quad: quarter, choice: .fitted)
+        .orientation
+    else {
+      return XCTFail("receipt_warp turned the page a quarter: the scan's own way up is found by reading")
+    }
 
     let undated = reading(["SHOP SDN BHD", "Tea 2.97", "TOTAL 2.97"])
     XCTAssertEqual(ReceiptReadingChoice.doubts(undated), [.noDate])
