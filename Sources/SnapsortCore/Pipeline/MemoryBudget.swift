@@ -1,4 +1,5 @@
 import Foundation
+import SnapsortStages
 
 #if canImport(Glibc)
   import Glibc
@@ -36,6 +37,9 @@ public struct MemoryBudget: Sendable, Equatable, CustomStringConvertible {
   }
 
   public var megabytes: Double { Double(bytes) / 1_048_576 }
+
+  /// `bytes` in MiB to a tenth, as run.json gives memory.
+  static func megabytes(_ bytes: UInt64) -> Double { Rounding.tenths(Double(bytes) / 1_048_576) }
 
   public var description: String { String(format: "%.0f MB", megabytes) }
 

@@ -52,12 +52,11 @@ public final class Runner: Sendable {
     isCancelled: @escaping @Sendable () -> Bool = { false }
   ) throws -> RunTimings {
     let (workers, reduction) = try makeWorkers(count: min(jobs, max(1, inputs.count)))
-    let state = RunState(total: inputs.count, workers: workers.count, budget: memoryBudget)
+    let state = RunState(
+      total: inputs.count, workers: workers.count, budget: memoryBudget,
+      reductions: reduction.map { [$0] } ?? [])
     let sinkQueue = DispatchQueue(label: "snapsort.sink")
-    if let reduction {
-      state.noteReduction(reduction)
-      onJobsReduced?(reduction)
-    }
+    if let reduction { onJobsReduced?(reduction) }
     let config = self.config
     let outputDirectory = self.outputDirectory
 
@@ -99,8 +98,10 @@ public final class Runner: Sendable {
         resident > memoryBudget.bytes
       {
         slot.release()
-        let megabytes = Rounding.tenths(Double(resident) / 1_048_576)
-        return (workers, JobsReduction(afterPhotos: 0, residentMB: megabytes, workers: workers.count))
+        return (
+          workers,
+          JobsReduction(afterPhotos: 0, residentMB: MemoryBudget.megabytes(resident), workers: workers.count)
+        )
       }
       workers.append(slot)
     }
@@ -287,10 +288,12 @@ final class RunState: @unchecked Sendable {
   private var peakAtLastReduction: UInt64 = 0
   private var reductionList: [JobsReduction] = []
 
-  init(total: Int, workers: Int = 1, budget: MemoryBudget? = nil) {
+  /// - Parameter reductions: workers not started for the budget before the run began.
+  init(total: Int, workers: Int = 1, budget: MemoryBudget? = nil, reductions: [JobsReduction] = []) {
     self.total = total
     self.activeWorkers = workers
     self.budget = budget
+    self.reductionList = reductions
   }
 
   /// Called by a worker after each photo: whether it should stop because the process's peak
@@ -305,16 +308,9 @@ final class RunState: @unchecked Sendable {
       activeWorkers -= 1
       peakAtLastReduction = peak
       let reduction = JobsReduction(
-        afterPhotos: done, residentMB: Rounding.tenths(Double(peak) / 1_048_576), workers: activeWorkers)
+        afterPhotos: done, residentMB: MemoryBudget.megabytes(peak), workers: activeWorkers)
       reductionList.append(reduction)
       return reduction
-    }
-  }
-
-  func noteReduction(_ reduction: JobsReduction) {
-    lock.withLock {
-      activeWorkers = reduction.workers
-      reductionList.append(reduction)
     }
   }
 

@@ -48,11 +48,26 @@ public struct RecordCorrections: Codable, Sendable, Equatable {
     self.color = color
   }
 
-  public var isEmpty: Bool { fields.isEmpty }
+  public var isEmpty: Bool { !CorrectedField.allCases.contains(where: holdsValue) }
 
   /// The fields that hold a person's value.
-  public var fields: [CorrectedField] {
-    ((try? storedValues()) ?? []).filter { $0.json != nil }.map(\.field)
+  public var fields: [CorrectedField] { CorrectedField.allCases.filter(holdsValue) }
+
+  /// Whether `field` holds a person's value. Asked for every record the store reads, so it looks
+  /// at the values instead of encoding them as the store keeps them.
+  public func holdsValue(_ field: CorrectedField) -> Bool {
+    switch field {
+    case .quad: quad != nil
+    case .name: name != nil
+    case .issuer: issuer != nil
+    case .color: color != nil
+    case .merchant: merchant != nil
+    case .date: date != nil
+    case .currency: currency != nil
+    case .subtotal: subtotal != nil
+    case .tax: tax != nil
+    case .total: total != nil
+    }
   }
 
   /// Removes the person's value of `field`, so the run's shows again.
