@@ -24,6 +24,9 @@ struct TrainIssuersCommand: ParsableCommand {
       out, to reach --target-unknown-recall on them. The test numbers are printed and stored in \
       the model.
 
+      With --corrections OUT, the cards of a run reviewed with `snapsort review` whose issuer was \
+      chosen by hand are added as labelled cards (repeat it for several runs).
+
       With --synthetic K, K simulated cards per catalog issuer (from names, brand colours and \
       barcode patterns) are added to the training data, or used alone when no DIR is given.
       """
@@ -39,6 +42,14 @@ struct TrainIssuersCommand: ParsableCommand {
     name: .long,
     help: "A records.jsonl from `snapsort run` over a labelled folder, used instead of running the pipeline.")
   var records: String?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "A reviewed run (its output folder or snapsort.sqlite): cards whose issuer was chosen by hand are added.",
+      valueName: "out"),
+    completion: .file())
+  var corrections: [String] = []
 
   @Option(name: .long, help: "Catalog to train against (default: the bundled issuers.json).")
   var catalog: String?
@@ -74,8 +85,9 @@ struct TrainIssuersCommand: ParsableCommand {
   var verbose = false
 
   func validate() throws {
-    if dir == nil && records == nil && synthetic <= 0 {
-      throw ValidationError("Give a folder of labelled photos, --records FILE or --synthetic K.")
+    if dir == nil && records == nil && corrections.isEmpty && synthetic <= 0 {
+      throw ValidationError(
+        "Give a folder of labelled photos, --records FILE, --corrections OUT or --synthetic K.")
     }
     if synthetic < 0 { throw ValidationError("--synthetic must not be negative.") }
     if !(0..<1).contains(testFraction) { throw ValidationError("--test-fraction must be in [0, 1).") }
@@ -91,6 +103,7 @@ struct TrainIssuersCommand: ParsableCommand {
     var training = IssuerTrainingRun()
     training.photos = dir.map { URL(fileURLWithPath: $0) }
     training.records = records.map { URL(fileURLWithPath: $0) }
+    training.corrections = corrections.map { URL(fileURLWithPath: $0) }
     training.catalog = catalog.map { URL(fileURLWithPath: $0) }
     training.synthetic = synthetic
     training.simulation.missNameRate = syntheticMissRate

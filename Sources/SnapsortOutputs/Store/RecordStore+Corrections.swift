@@ -100,3 +100,32 @@ extension RecordStore {
     if record.kind == .receipt { try regroupMerchants(in: db) }
   }
 }
+
+/// A record someone corrected: the run's own record (the pipeline's values, as the last run or
+/// re-warp wrote them) and the person's values for some of its fields.
+public struct CorrectedEntry: Sendable {
+  public var record: SnapsortStages.Record
+  public var corrections: RecordCorrections
+}
+
+extension RecordStore {
+  /// Every record with at least one corrected field, by file: labelled data for `check
+  /// --corrections` and `train-issuers --corrections`.
+  public func correctedEntries() throws -> [CorrectedEntry] {
+    try queue.read { db in
+      let corrections = try Self.allCorrections(in: db)
+      return try Row.fetchAll(
+        db,
+        sql: """
+          SELECT r.key, j.json FROM records r JOIN record_json j ON j.record_id = r.id
+          WHERE r.key IN (SELECT key FROM corrections) ORDER BY r.file
+          """
+      ).compactMap { row in
+        let key: String = row["key"]
+        guard let corrected = corrections[key], !corrected.isEmpty else { return nil }
+        let json: String = row["json"]
+        return CorrectedEntry(record: try RecordCoding.decode(Data(json.utf8)), corrections: corrected)
+      }
+    }
+  }
+}

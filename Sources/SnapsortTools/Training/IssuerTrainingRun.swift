@@ -13,6 +13,9 @@ public struct IssuerTrainingRun: Sendable {
   public var photos: URL?
   /// A records.jsonl of such a folder, used instead of running the pipeline.
   public var records: URL?
+  /// Stores of reviewed runs (`snapsort.sqlite`): every card whose issuer a person chose is a
+  /// labelled card, with the evidence its run measured.
+  public var corrections: [URL] = []
   public var catalog: URL?
   /// Simulated cards per catalog issuer added to the training data (used alone without photos).
   public var synthetic = 0
@@ -113,6 +116,11 @@ public struct IssuerTrainingRun: Sendable {
     } else if let records {
       cards = try LabelledPhotos.cards(fromRecords: records)
     }
+    for store in corrections {
+      let corrected = try LabelledPhotos.cards(fromCorrectionsIn: store)
+      log("\(corrected.count) cards with an issuer chosen by hand in \(store.path)")
+      cards += corrected
+    }
     return (catalog, additions, cards)
   }
 
@@ -157,10 +165,20 @@ public struct IssuerTrainingRun: Sendable {
   }
 
   private var sourceDescription: String {
-    let simulated = synthetic > 0 ? " + synthetic \(synthetic)/issuer" : ""
-    if let records { return "records \(records.lastPathComponent)" + simulated }
-    if let photos { return "photos in \(photos.lastPathComponent)" + simulated }
-    return "synthetic cards simulated from the catalog, \(synthetic) per issuer"
+    var parts: [String] = []
+    if let records {
+      parts.append("records \(records.lastPathComponent)")
+    } else if let photos {
+      parts.append("photos in \(photos.lastPathComponent)")
+    }
+    if !corrections.isEmpty { parts.append("corrections of \(corrections.count) store(s)") }
+    if synthetic > 0 {
+      parts.append(
+        parts.isEmpty
+          ? "synthetic cards simulated from the catalog, \(synthetic) per issuer"
+          : "synthetic \(synthetic)/issuer")
+    }
+    return parts.joined(separator: " + ")
   }
 
   /// Tests the model on the test split and stores the figures in it.

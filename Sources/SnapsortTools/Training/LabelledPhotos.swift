@@ -1,6 +1,7 @@
 import Foundation
 import SnapsortCore
 import SnapsortImaging
+import SnapsortOutputs
 import SnapsortStages
 
 /// A labelled folder: `DIR/<issuer-id>/*.{jpg,png,webp,…}`, optionally `DIR/catalog.json`.
@@ -107,5 +108,22 @@ extension LabelledPhotos {
           source: record.file))
     }
     return cards
+  }
+
+  /// The cards of a reviewed run whose issuer a person chose (`snapsort review`), each labelled
+  /// with that issuer and carrying the evidence its run measured (not the person's other
+  /// corrections: a deployed classifier sees what the pipeline reads).
+  ///
+  /// - Parameter store: a run's output folder or its `snapsort.sqlite`.
+  public static func cards(fromCorrectionsIn store: URL) throws -> [LabelledCard] {
+    var isDirectory: ObjCBool = false
+    let isFolder =
+      FileManager.default.fileExists(atPath: store.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    let url = isFolder ? store.appendingPathComponent(RecordStore.fileName) : store
+    return try RecordStore(url: url).correctedEntries().compactMap { entry in
+      guard entry.record.kind == .card, let issuer = entry.corrections.issuer else { return nil }
+      return LabelledCard(
+        evidence: CardEvidence(card: entry.record.card), label: issuer.id, source: entry.record.file)
+    }
   }
 }

@@ -6,6 +6,7 @@ import XCTest
 @testable import SnapsortNative
 @testable import SnapsortOutputs
 @testable import SnapsortStages
+@testable import SnapsortTools
 
 /// A person's corrections in a real store: laid over the run's record wherever the store is
 /// read, kept apart from it, and never overwritten by a run.
@@ -107,6 +108,41 @@ final class RecordCorrectionsTests: XCTestCase {
       "--unconfirmed reads the run's checks in record_json")
     XCTAssertThrowsError(try store.correct(file: receipt.file) { $0.date = "2031-02-30" })
     XCTAssertThrowsError(try store.correct(file: receipt.file) { $0.currency = "eur" })
+  }
+
+  func testCorrectedFieldsAreExpectedRecordsAndCorrectedIssuersAreLabels() throws {
+    try correctGreen()
+    let receipt = try XCTUnwrap(StoreFixtures.sample.first { $0.kind == .receipt })
+    try store.correct(file: receipt.file) { $0.total = Money(cents: 4321) }
+    let expected = try ExpectedRecords.fromCorrections(store.correctedEntries())
+    XCTAssertEqual(
+      Set(expected.keys), ["cards/green", (receipt.file as NSString).deletingPathExtension])
+
+    let asRun = try ExpectedRecords.compare(expected: expected, records: StoreFixtures.sample)
+    XCTAssertEqual(
+      Set(asRun.fields.filter { !$0.passed }.map(\.field)),
+      ["card.name", "card.issuer", "card.header_color", "receipt.total"],
+      "the run's corners are a pixel off the person's: within the tolerance")
+    XCTAssertTrue(asRun.fields.contains { $0.field == "kind" && $0.passed })
+    let asCorrected = try ExpectedRecords.compare(
+      expected: expected, records: store.allRecords().map(\.record))
+    XCTAssertTrue(asCorrected.passed, "\(asCorrected.mismatches)")
+
+    // The corners a person dragged are met within 2 % of the card's longer side (320 px here).
+    var nudged = try store.allRecords().map(\.record)
+    let green = try XCTUnwrap(nudged.firstIndex { $0.file == "cards/green.jpg" })
+    let corrected = try XCTUnwrap(nudged[green].card?.quad)
+    nudged[green].card?.quad = corrected.map { $0 + 5 }
+    XCTAssertTrue(try ExpectedRecords.compare(expected: expected, records: nudged).passed)
+    nudged[green].card?.quad = corrected.map { $0 + 10 }
+    XCTAssertFalse(try ExpectedRecords.compare(expected: expected, records: nudged).passed)
+
+    let labelled = try LabelledPhotos.cards(fromCorrectionsIn: directory)
+    XCTAssertEqual(labelled.map(\.label), ["blue-basket"])
+    XCTAssertEqual(labelled.map(\.source), ["cards/green.jpg"])
+    XCTAssertEqual(
+      labelled.first?.evidence.names, CardEvidence(card: StoreFixtures.sample[0].card).names,
+      "the evidence is what the run read, not the person's name")
   }
 
   func testReceiptsAndFailuresAreLeftAsTheRunWroteThem() {
