@@ -57,12 +57,25 @@ extension ReviewPage {
 
     // The queue
 
-    async function loadQueue() {
+    // A page of the queue at a time: a folder of thousands opens as fast as one of a hundred.
+    const queuePage = Math.min(500, Number(new URLSearchParams(location.search).get("page")) || 100);
+    let queueShown = 0;
+    // `more`: true appends the next page; "keep" loads again as many as are shown (after an edit).
+    async function loadQueue(more) {
       try {
-        const data = await api("/api/queue?" + query("q", $("#search").value));
-        $("#queue").replaceChildren(...data.entries.map(queueItem));
-        $("#count").textContent = data.count + (data.count === 1 ? " record" : " records");
+        const offset = more === true ? queueShown : 0;
+        const limit = more === "keep" ? Math.min(500, Math.max(queuePage, queueShown)) : queuePage;
+        const data = await api("/api/queue?" + query("q", $("#search").value) + "&" + query("offset", offset) + "&" + query("limit", limit));
+        const items = data.entries.map(queueItem);
+        if (offset > 0) $("#queue").append(...items); else $("#queue").replaceChildren(...items);
+        queueShown = offset + data.entries.length;
+        $("#count").textContent = data.count + (data.count === 1 ? " record" : " records")
+          + (queueShown < data.count ? ", the first " + queueShown + " shown" : "");
+        $("#more").hidden = queueShown >= data.count;
+        $("#more").textContent = "Show " + Math.min(queuePage, data.count - queueShown) + " more";
         document.body.dataset.queueLoads = String(Number(document.body.dataset.queueLoads || 0) + 1);
+        // When the first page was on screen, for `make bench` (milliseconds since navigation).
+        if (!document.body.dataset.queueMs) document.body.dataset.queueMs = String(Math.round(performance.now()));
       } catch (error) {
         status(error.message, true);
       }
@@ -172,7 +185,7 @@ extension ReviewPage {
         show(detail);
         status("re-warped in " + Math.round(performance.now() - started) + " ms");
         document.body.dataset.rewarps = String(Number(document.body.dataset.rewarps || 0) + 1);
-        loadQueue();
+        loadQueue("keep");
       } catch (error) {
         status(error.message, true);
         openRecord(file);
@@ -186,7 +199,7 @@ extension ReviewPage {
       try {
         show(await api(path, Object.assign({ file: file, version: current.version }, change)));
         status(done);
-        loadQueue();
+        loadQueue("keep");
       } catch (error) {
         status(error.message, true);
         if (error.status === 409) { await openRecord(file); status(error.message, true); }
@@ -311,6 +324,7 @@ extension ReviewPage {
 
     $("#find").addEventListener("submit", (event) => { event.preventDefault(); loadQueue(); });
     $("#search").addEventListener("input", debounce(loadQueue, 250));
+    $("#more").addEventListener("click", () => loadQueue(true));
     loadQueue();
     // `#file=NAME` in the URL opens that record: a link to one record of the run.
     if (location.hash.startsWith("#file=")) openRecord(decodeURIComponent(location.hash.slice(6)));

@@ -32,6 +32,7 @@ enum ReviewPage {
     the points shown beside it, and the score is their sum; a field you correct stops counting.</p>
     <p id="count"></p>
     <ol id="queue"></ol>
+    <button id="more" type="button" hidden></button>
     </section>
     <section id="detail"><p class="hint">Choose a record from the queue.</p></section>
     </main>

@@ -69,7 +69,11 @@ public final class ReviewServer: Sendable {
         Self.response(Data(page.html.utf8), type: "text/html; charset=utf-8", extra: page.securityHeaders)
       }
     }
-    await route("GET /api/queue") { session, request in try session.queue(search: request.query["q"] ?? "") }
+    await route("GET /api/queue") { session, request in
+      try session.queue(
+        search: request.query["q"] ?? "", offset: try Self.number(request, "offset") ?? 0,
+        limit: try Self.number(request, "limit") ?? 100)
+    }
     await route("GET /api/record") { session, request in try session.detail(file: Self.file(request)) }
     await route("GET /api/checks") { session, request in
       try session.checks(
@@ -149,6 +153,13 @@ public final class ReviewServer: Sendable {
     } catch let error as ReviewError {
       return Self.failure(error)
     }
+  }
+
+  /// A whole-number query parameter; nil when absent, 400 when it is not a number.
+  static func number(_ request: HTTPRequest, _ name: String) throws -> Int? {
+    guard let text = request.query[name] else { return nil }
+    guard let value = Int(text) else { throw ReviewError(400, "\(name) must be a whole number") }
+    return value
   }
 
   /// The token (a header on writes, the header or the URL's query on reads), the Host, and for

@@ -87,8 +87,16 @@ public final class ReviewSession: @unchecked Sendable {
 
   // MARK: - Reading
 
-  /// The queue: the records the search selects, the ones most in need of a look first.
-  public func queue(search text: String) throws -> Data {
+  /// The most queue entries one request answers with: a page of them, so a folder of thousands
+  /// opens as fast as one of a hundred.
+  public static let queuePageLimit = 500
+
+  /// The queue: the records the search selects, the ones most in need of a look first; `limit`
+  /// of them from `offset` on, with the count of all.
+  public func queue(search text: String, offset: Int = 0, limit: Int = 100) throws -> Data {
+    guard offset >= 0, (1...Self.queuePageLimit).contains(limit) else {
+      throw ReviewError(400, "offset must be 0 or more and limit 1 to \(Self.queuePageLimit)")
+    }
     let search: ReviewSearch
     do {
       search = try parseSearch(text)
@@ -100,19 +108,23 @@ public final class ReviewSession: @unchecked Sendable {
       if let category = search.category { filter = try store.category(named: category) }
       return Set(try store.search(filter.merging(search.filter), queries: [search.query]).map(\.file))
     }
-    let labels = try store.labels()
-    var entries: [(score: Int, file: String, json: [String: Any])] = []
+    var ranked: [(score: Int, reasons: [ReviewQueue.Reason], record: Record, tags: [String])] = []
     for (record, tags, _, _) in try store.allRecords() where files.contains(record.file) {
       let reasons = ReviewQueue.reasons(for: record)
-      var entry = summary(of: record)
-      entry["score"] = ReviewQueue.score(of: reasons)
-      entry["reasons"] = reasons.map { ["points": $0.points, "text": $0.text] }
-      entry["tags"] = tags
-      entry["notes"] = labels[record.file]?.notes.count ?? 0
-      entries.append((ReviewQueue.score(of: reasons), record.file, entry))
+      ranked.append((ReviewQueue.score(of: reasons), reasons, record, tags))
     }
-    entries.sort { ($0.score, $1.file) > ($1.score, $0.file) }
-    return try Self.json(["count": entries.count, "entries": entries.map(\.json)])
+    ranked.sort { ($0.score, $1.record.file) > ($1.score, $0.record.file) }
+    // Only the page's entries are written out: their crops' dates and notes are looked up here.
+    let labels = try store.labels()
+    let page = ranked.dropFirst(offset).prefix(limit).map { entry in
+      var json = summary(of: entry.record)
+      json["score"] = entry.score
+      json["reasons"] = entry.reasons.map { ["points": $0.points, "text": $0.text] }
+      json["tags"] = entry.tags
+      json["notes"] = labels[entry.record.file]?.notes.count ?? 0
+      return json
+    }
+    return try Self.json(["count": ranked.count, "offset": offset, "entries": Array(page)])
   }
 
   /// One record as the page shows it: the corrected record, what the pipeline read beside each

@@ -58,6 +58,17 @@ final class ReviewCommandTests: XCTestCase {
     XCTAssertEqual(scores, scores.sorted(by: >))
     XCTAssertEqual((entries.first?["reasons"] as? [[String: Any]])?.first?["points"] as? Int, scores.first)
 
+    // A page at a time, in the same order, with the count of all.
+    let pages = try [0, 2].map { offset in
+      try XCTUnwrap(server.request("/api/queue?q=&offset=\(offset)&limit=2").json as? [String: Any])
+    }
+    XCTAssertEqual(pages.map { $0["count"] as? Int }, [4, 4])
+    XCTAssertEqual(
+      pages.flatMap { ($0["entries"] as? [[String: Any]] ?? []).map { $0["file"] as! String } },
+      entries.map { $0["file"] as! String })
+    XCTAssertEqual(try server.request("/api/queue?q=&limit=0").status, 400)
+    XCTAssertEqual(try server.request("/api/queue?q=&offset=x").status, 400)
+
     // The search box reads what `snapsort search` reads.
     let wood = try XCTUnwrap(server.request("/api/queue?q=wood%20-fabric").json as? [String: Any])
     XCTAssertEqual((wood["entries"] as? [[String: Any]])?.map { $0["file"] as! String }, ["card-01-wood.jpg"])

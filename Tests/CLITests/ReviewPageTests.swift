@@ -18,6 +18,7 @@ extension ReviewCommandTests {
     try chromium.open(server.url.absoluteString)
     try chromium.wait(for: "document.body && document.body.dataset.queueLoads === '1'")
     XCTAssertEqual(try chromium.evaluate("document.querySelectorAll('#queue > li').length") as? Int, 4)
+    XCTAssertEqual(try chromium.evaluate("document.querySelector('#more').hidden") as? Bool, true)
 
     try chromium.evaluate("document.querySelector('#queue > li[data-file=\"\(file)\"]').click()")
     try chromium.wait(
@@ -59,6 +60,36 @@ extension ReviewCommandTests {
     try chromium.evaluate("document.querySelector('#receipt-total').select()")
     try chromium.send("Input.insertText", ["text": "999.99"])
     try chromium.wait(for: "!!document.querySelector('#checks .error')")
+    XCTAssertEqual(chromium.problems(), [], "console messages, exceptions or CSP reports")
+  }
+
+  func testTheQueueOpensAPageAtATime() throws {
+    guard let browser = StoreCommandTests.chromium() else {
+      throw XCTSkip("chromium not found: `scripts/ensure-deps.sh chromium` (run by `make test`) installs it")
+    }
+    let server = try Server([Self.out.path])
+    defer { _ = server.interrupt() }
+    let chromium = try ChromiumPipe(
+      browser: browser, profile: Self.directory.appendingPathComponent("chromium-review-pages-profile"))
+    try chromium.open(server.url.absoluteString + "&page=3")
+    try chromium.wait(for: "document.body && document.body.dataset.queueLoads === '1'")
+    XCTAssertEqual(try chromium.evaluate("document.querySelectorAll('#queue > li').length") as? Int, 3)
+    XCTAssertEqual(
+      try chromium.evaluate("document.querySelector('#count').textContent") as? String,
+      "4 records, the first 3 shown")
+    XCTAssertEqual(
+      try chromium.evaluate("document.querySelector('#more').textContent") as? String, "Show 1 more")
+    try chromium.evaluate("document.querySelector('#more').click()")
+    try chromium.wait(for: "document.body.dataset.queueLoads === '2'")
+    XCTAssertEqual(try chromium.evaluate("document.querySelectorAll('#queue > li').length") as? Int, 4)
+    XCTAssertEqual(try chromium.evaluate("document.querySelector('#more').hidden") as? Bool, true)
+    XCTAssertEqual(
+      try chromium.evaluate("Array.from(document.querySelectorAll('#queue > li')).map(li => li.dataset.file)")
+        as? [String],
+      try XCTUnwrap(
+        (server.request("/api/queue?q=").json as? [String: Any])?["entries"] as? [[String: Any]]
+      ).map { $0["file"] as! String },
+      "the pages appended in the queue's order")
     XCTAssertEqual(chromium.problems(), [], "console messages, exceptions or CSP reports")
   }
 }
