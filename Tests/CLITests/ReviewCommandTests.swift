@@ -130,6 +130,12 @@ final class ReviewCommandTests: XCTestCase {
     XCTAssertEqual(try quad(of: file), moved, "records.jsonl: the card re-run with the corrected corners")
     XCTAssertEqual(try crop(of: file), reviewedCrop, "the crop made from them")
     XCTAssertEqual(shown["tags"] as? [String], ["shop"])
+    // The rerun's report shows the person's values, and says they are.
+    let report = try String(contentsOf: Self.out.appendingPathComponent("report.html"), encoding: .utf8)
+    let entry = try XCTUnwrap(
+      report.components(separatedBy: "<article").first { $0.contains("</span> \(file)</h2>") })
+    XCTAssertTrue(entry.contains("<dd class=\"name\">Corner Shop</dd>"), entry)
+    XCTAssertTrue(entry.contains("corrected by hand: quad, name, issuer"), entry)
     let found = try CLI.run(["search", "corner shop", "--db", Self.out.path])
     XCTAssertTrue(found.stdout.contains(file), found.stdout)
     // The export reads the store as search does: the person's issuer names the card.

@@ -24,10 +24,14 @@ public struct HTMLReport {
   let labels: [String: (tags: [String], notes: [String])]
   /// The store's statistics, for the spending charts.
   let stats: StoreStats?
+  /// The fields a person corrected (`snapsort review`), by record file: the records show the
+  /// person's values, and the entry says which they are.
+  let corrected: [String: [CorrectedField]]
 
   public init(
     records: [Record], summary: RunSummary, outputDirectory: URL, sources: [String: URL] = [:],
-    labels: [String: (tags: [String], notes: [String])] = [:], stats: StoreStats? = nil
+    labels: [String: (tags: [String], notes: [String])] = [:], stats: StoreStats? = nil,
+    corrected: [String: [CorrectedField]] = [:]
   ) {
     self.records = records
     self.summary = summary
@@ -35,18 +39,23 @@ public struct HTMLReport {
     self.sources = sources
     self.labels = labels
     self.stats = stats
+    self.corrected = corrected
   }
 
-  /// Writes `report.html` into `outputDirectory` from the records, with the photos, tags and
-  /// notes the store holds: a run ends here, and so does every command that changes the store.
+  /// Writes `report.html` into `outputDirectory` from the records with a person's corrections
+  /// over them, and the photos, tags and notes the store holds: a run ends here, and so does
+  /// every command that changes the store.
   public static func write(
     records: [Record], summary: RunSummary, store: RecordStore, to outputDirectory: URL
   )
     throws
   {
+    let corrections = try store.correctionsByFile()
+    let shown = records.map { record in corrections[record.file]?.applied(to: record) ?? record }
     let report = HTMLReport(
-      records: records.sorted { $0.file < $1.file }, summary: summary, outputDirectory: outputDirectory,
-      sources: try store.sources(), labels: try store.labels(), stats: try store.stats())
+      records: shown.sorted { $0.file < $1.file }, summary: summary, outputDirectory: outputDirectory,
+      sources: try store.sources(), labels: try store.labels(), stats: try store.stats(),
+      corrected: corrections.mapValues(\.fields).filter { !$0.value.isEmpty })
     try AtomicFile.write(Data(report.render().utf8), to: outputDirectory.appendingPathComponent(fileName))
   }
 
@@ -126,6 +135,10 @@ public struct HTMLReport {
     if let warnings = record.warnings, !warnings.isEmpty {
       body += "<p class=\"warning\">\(warnings.map(HTMLText.escape).joined(separator: " · "))</p>"
       searchable += warnings
+    }
+    if let fields = corrected[record.file] {
+      let names = fields.map(\.rawValue).joined(separator: ", ")
+      body += "<p class=\"corrected\">corrected by hand: \(HTMLText.escape(names))</p>"
     }
     if let notes = record.notes, !notes.isEmpty {
       body += "<p class=\"notes\">\(notes.map(HTMLText.escape).joined(separator: " · "))</p>"
@@ -288,7 +301,7 @@ public struct HTMLReport {
     table{border-collapse:collapse;font-size:13px}td,th{border-bottom:1px solid #eee;padding:2px 6px;text-align:left}
     .num{text-align:right;font-variant-numeric:tabular-nums}.hidden{display:none}#none{padding:0 16px}
     .tags{margin:4px 0}.tag{display:inline-block;background:#e4ecf7;border-radius:3px;padding:0 6px;margin-right:4px;font-size:12px}
-    .annotation{margin:4px 0;font-style:italic}
+    .annotation{margin:4px 0;font-style:italic}.corrected{margin:4px 0;color:#36c}
     """
 
   /// The filter box: the same keyword rules as `snapsort search` (see `SearchQuery`), applied

@@ -57,6 +57,19 @@ extension RecordStore {
     try queue.read { db in try Self.corrections(key: try self.key(forFile: file, in: db).key, in: db) }
   }
 
+  /// Every corrected photo's corrections, by its file name in the run (each of identical photos
+  /// gets its content's corrections).
+  public func correctionsByFile() throws -> [String: RecordCorrections] {
+    try queue.read { db in
+      let corrections = try Self.allCorrections(in: db)
+      var byFile: [String: RecordCorrections] = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT file, key FROM record_files") {
+        if let corrected = corrections[row["key"] as String] { byFile[row["file"]] = corrected }
+      }
+      return byFile
+    }
+  }
+
   /// Every record's corrected corners, by content hash.
   public func correctedQuads() throws -> [String: Quad] {
     try queue.read { db in try Self.allCorrections(in: db).compactMapValues(\.quad) }
