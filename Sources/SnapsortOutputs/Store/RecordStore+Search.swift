@@ -140,9 +140,7 @@ extension RecordStore {
       arguments += [RecordStore.normalizedName(tag)]
     }
     if let unconfirmed = filter.unconfirmedTotal {
-      let contradicted =
-        "EXISTS (SELECT 1 FROM record_json c WHERE c.record_id = r.id AND \(RecordStore.contradictedTotal("c.json")))"
-      conditions.append(unconfirmed ? contradicted : "r.kind = 'receipt' AND NOT \(contradicted)")
+      conditions.append(unconfirmed ? "r.total_contradicted = 1" : "r.total_contradicted = 0")
     }
   }
 

@@ -81,6 +81,18 @@ public final class RecordStore {
     migrator.registerMigration("v5-corrections") { db in
       try db.execute(sql: correctionsSchema)
     }
+    // Whether a receipt's own checks contradict its total, as people see the receipt (a
+    // corrected amount's checks are computed again), so `--unconfirmed` and `stats` follow
+    // corrections.
+    migrator.registerMigration("v6-total-contradicted") { db in
+      try db.execute(sql: "ALTER TABLE records ADD COLUMN total_contradicted INTEGER")
+      for row in try Row.fetchAll(db, sql: "SELECT id, key FROM records WHERE kind = 'receipt'") {
+        let record = try correctedRecord(id: row["id"], key: row["key"], in: db)
+        try db.execute(
+          sql: "UPDATE records SET total_contradicted = ? WHERE id = ?",
+          arguments: [totalContradicted(record), row["id"] as Int64])
+      }
+    }
     return migrator
   }
 
@@ -269,7 +281,16 @@ public final class RecordStore {
       "total": receipt?.total?.description, "currency": receipt?.currency,
       "header_color": card?.headerColor ?? card?.colors?.first?.hex,
       "crop": card?.crop, "error": record.error.map { "\($0.stage): \($0.message)" },
+      "total_contradicted": totalContradicted(record),
     ]
+  }
+
+  /// 1 when a receipt's own checks contradict its total (items against the subtotal, or subtotal,
+  /// savings and tax against the total), 0 when they do not, nil for anything but a receipt.
+  static func totalContradicted(_ record: SnapsortStages.Record) -> Int? {
+    guard record.kind == .receipt else { return nil }
+    let checks = record.receipt?.checks
+    return checks?.totalsConsistent == false || checks?.itemsMatchSubtotal == false ? 1 : 0
   }
 
   /// The record's barcodes and receipt items into their tables, in order, under row `id`.

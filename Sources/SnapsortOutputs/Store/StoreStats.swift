@@ -96,13 +96,6 @@ private struct SpendTable {
 }
 
 extension RecordStore {
-  /// SQL true when the record JSON in `column` is a receipt whose own checks contradict its
-  /// total: its items do not add up to the subtotal, or subtotal − savings + tax is not the total.
-  static func contradictedTotal(_ column: String) -> String {
-    "(json_extract(\(column), '$.receipt.checks.totals_consistent') = 0 "
-      + "OR json_extract(\(column), '$.receipt.checks.items_match_subtotal') = 0)"
-  }
-
   /// Each merchant's currency: the one most of its receipts that name a currency name, for its
   /// receipts that name none (ties: the first in sort order).
   static func merchantCurrencies(_ receipts: [Row]) -> [String: String] {
@@ -123,8 +116,9 @@ extension RecordStore {
       let receipts = try Row.fetchAll(
         db,
         sql: """
-          SELECT coalesce(r.merchant_entity, r.merchant) AS merchant, r.date, r.total, r.currency, \(RecordStore.contradictedTotal("j.json")) AS contradicted
-          FROM records r LEFT JOIN record_json j ON j.record_id = r.id
+          SELECT coalesce(r.merchant_entity, r.merchant) AS merchant, r.date, r.total, r.currency,
+            r.total_contradicted AS contradicted
+          FROM records r
           WHERE r.kind = 'receipt' AND r.status = 'ok'
           """)
       var byMerchant = SpendTable(), byMonth = SpendTable()

@@ -104,8 +104,13 @@ final class RecordCorrectionsTests: XCTestCase {
     XCTAssertEqual(try store.search(SearchFilter(merchant: "corner bakery")).map(\.file), [receipt.file])
     XCTAssertEqual(try store.search(SearchFilter(from: "2031")).map(\.file), [receipt.file])
     XCTAssertEqual(
-      try store.search(SearchFilter(unconfirmedTotal: true)).map(\.file).contains(receipt.file), false,
-      "--unconfirmed reads the run's checks in record_json")
+      try store.search(SearchFilter(unconfirmedTotal: true)).map(\.file), [receipt.file],
+      "--unconfirmed reads the checks of the person's amounts")
+    XCTAssertEqual(
+      try store.stats().spendByMonth.reduce(0) { $0 + $1.unconfirmedReceipts }, 1, "and so do the statistics")
+    try store.correct(file: receipt.file) { $0.total = items }
+    XCTAssertEqual(try store.search(SearchFilter(unconfirmedTotal: true)).map(\.file), [])
+    XCTAssertTrue(try store.search(SearchFilter(unconfirmedTotal: false)).map(\.file).contains(receipt.file))
     XCTAssertThrowsError(try store.correct(file: receipt.file) { $0.date = "2031-02-30" })
     XCTAssertThrowsError(try store.correct(file: receipt.file) { $0.currency = "eur" })
   }
@@ -143,6 +148,22 @@ final class RecordCorrectionsTests: XCTestCase {
     XCTAssertEqual(
       labelled.first?.evidence.names, CardEvidence(card: StoreFixtures.sample[0].card).names,
       "the evidence is what the run read, not the person's name")
+  }
+
+  func testAStoreFromBeforeTheContradictedColumnGetsItFromItsCorrectedRecords() throws {
+    let receipt = try XCTUnwrap(StoreFixtures.sample.first { $0.kind == .receipt })
+    let items = try XCTUnwrap(receipt.receipt?.items.map(\.amount).reduce(Money(cents: 0), +))
+    try store.correct(file: receipt.file) {
+      $0.subtotal = items
+      $0.total = items + Money(cents: 1)
+    }
+    try store.queue.write { db in
+      try db.execute(sql: "ALTER TABLE records DROP COLUMN total_contradicted")
+      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v6-total-contradicted'")
+    }
+    store = nil
+    store = try RecordStore(url: directory.appendingPathComponent(RecordStore.fileName))
+    XCTAssertEqual(try store.search(SearchFilter(unconfirmedTotal: true)).map(\.file), [receipt.file])
   }
 
   func testReceiptsAndFailuresAreLeftAsTheRunWroteThem() {
