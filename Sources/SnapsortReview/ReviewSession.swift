@@ -231,21 +231,39 @@ public final class ReviewSession: @unchecked Sendable {
   // MARK: - Files
 
   /// The photo of a record, as the run read it: the path comes from the store, never from the
-  /// request.
+  /// request. A HEIC photo, which browsers do not show, is decoded as the load stage decodes it
+  /// (turned upright, so the quad lands where the record says) and sent as a JPEG.
   public func photo(file: String) throws -> (data: Data, type: String) {
     let record = try inputErrors { try store.entry(file: file).record }
     guard let url = try store.sources()[record.file] else {
       throw ReviewError(404, "no photo is known for \(file)")
     }
-    let types = ["jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp"]
-    guard let type = record.image.flatMap({ types[$0.format.lowercased()] }) else {
+    let format = record.image.flatMap { ImageFormat(rawValue: $0.format.lowercased()) }
+    let types: [ImageFormat: String] = [.jpeg: "image/jpeg", .png: "image/png", .webp: "image/webp"]
+    guard let format, format == .heic || types[format] != nil else {
       throw ReviewError(415, "\(file): the browser cannot show this format")
     }
+    let bytes: Data
     do {
-      return (try FileBytes.read(url), type)
+      bytes = try FileBytes.read(url)
     } catch {
       throw ReviewError(404, "\(url.path) cannot be read: \(error)")
     }
+    guard format == .heic else { return (bytes, types[format]!) }
+    do {
+      return (try Self.uprightJPEG(heic: bytes), "image/jpeg")
+    } catch {
+      throw ReviewError(422, "\(file): the HEIC photo cannot be decoded for the browser: \(error)")
+    }
+  }
+
+  static func uprightJPEG(heic: Data) throws -> Data {
+    let decoder = LoadStage.decoder(for: .heic)
+    let bitmap = try heic.withUnsafeBytes { bytes in
+      let header = try decoder.header(of: bytes)
+      return try decoder.decode(bytes, reduction: 1).applyingOrientation(header.orientation)
+    }
+    return try ImageEncoder.jpeg(bitmap, quality: 88)
   }
 
   /// A card's crop: `cards/<hash>.jpg` inside the output folder, as its record names it.
