@@ -286,10 +286,43 @@ extension ReviewPage {
         rows.push(...fieldRow(title, input, detail, field));
       }
       rows.push(el("label", {}, "Checks"), checks);
-      const items = el("table", {}, el("tr", {}, el("th", {}, "item"), el("th", {}, "amount")),
-        ...(receipt.items || []).map((item) => el("tr", {}, el("td", {}, item.description), el("td", {}, String(item.amount)))));
+      const items = itemsEditor(detail);
       const photo = detail.photo ? el("img", { id: "photo", class: "receipt-photo", src: withToken(detail.photo), alt: "the photo" }) : null;
       return el("div", { class: "receipt" }, el("div", {}, el("div", { class: "fields" }, ...rows), items), lines, photo);
+    }
+    // The items, editable: a row is saved once it has an amount (a new row waits for it), × removes
+    // one, and the list the page holds is what is stored, so the checks follow it.
+    function itemsEditor(detail) {
+      const body = el("tbody", { id: "receipt-items" });
+      const keys = ["description", "quantity", "unit_price", "amount"];
+      const save = () => {
+        const items = [];
+        for (const tr of body.children) {
+          const value = (key) => tr.querySelector("input[data-key='" + key + "']").value.trim();
+          if (!value("amount")) continue;
+          items.push({ description: value("description"), quantity: value("quantity") || null,
+            unit_price: value("unit_price") || null, amount: value("amount") });
+        }
+        edit({ items: items });
+      };
+      const row = (item) => {
+        const shown = (value) => (value === null || value === undefined ? "" : String(value));
+        const tr = el("tr", {}, ...keys.map((key) => el("td", {},
+          el("input", { "data-key": key, value: shown(item[key]), "aria-label": key.replace("_", " ") }))));
+        const remove = el("button", { type: "button", class: "remove-item", title: "remove this item" }, "×");
+        remove.addEventListener("click", () => { tr.remove(); save(); });
+        tr.append(el("td", {}, remove));
+        for (const input of tr.querySelectorAll("input")) {
+          input.addEventListener("change", () => { if (tr.querySelector("input[data-key='amount']").value.trim()) save(); });
+        }
+        return tr;
+      };
+      body.append(...(detail.record.receipt.items || []).map(row));
+      const add = el("button", { type: "button", id: "add-item" }, "Add an item");
+      add.addEventListener("click", () => { const tr = row({}); body.append(tr); tr.querySelector("input").focus(); });
+      const head = el("thead", {}, el("tr", {}, ...["item", "qty", "unit price", "amount", ""].map((title) => el("th", {}, title))));
+      const mine = detail.corrected.includes("items") ? el("p", { class: "read" }, "items listed by you") : null;
+      return el("div", { class: "items" }, el("table", {}, head, body), add, mine);
     }
     function checksText(problems, itemsSum) {
       const text = problems.length ? problems.join("; ") : "the amounts add up" + (itemsSum ? " (items " + itemsSum + ")" : "");

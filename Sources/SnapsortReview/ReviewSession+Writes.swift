@@ -20,9 +20,34 @@ extension ReviewSession {
     public var subtotal: String?
     public var tax: String?
     public var total: String?
+    /// Every item of the receipt as the person lists them (an empty list: it has none).
+    public var items: [ItemEdit]?
     public var clear: [CorrectedField]?
     /// The record's `version` as the page last showed it.
     public var version: String?
+  }
+
+  /// One line item as a person types it; amounts as `amount` takes them.
+  public struct ItemEdit: Decodable, Sendable {
+    public var description: String
+    public var quantity: String?
+    public var unitPrice: String?
+    public var amount: String
+
+    enum CodingKeys: String, CodingKey {
+      case description, quantity, amount
+      case unitPrice = "unit_price"
+    }
+
+    func item() throws -> ReceiptItem {
+      let quantity = quantity?.trimmingCharacters(in: .whitespaces)
+      let unitPrice = unitPrice?.trimmingCharacters(in: .whitespaces)
+      return ReceiptItem(
+        description: description.trimmingCharacters(in: .whitespacesAndNewlines),
+        quantity: quantity?.isEmpty == false ? quantity : nil,
+        unitPrice: try unitPrice.flatMap { $0.isEmpty ? nil : try ReviewSession.amount($0) },
+        amount: try ReviewSession.amount(amount))
+    }
   }
 
   /// Stores the edit as corrections and answers with the record as it now reads.
@@ -36,6 +61,7 @@ extension ReviewSession {
       issuer = .init(id: found.id, name: found.name)
     }
     let amounts = try [edit.subtotal, edit.tax, edit.total].map { try $0.map(Self.amount) }
+    let items = try edit.items?.map { try $0.item() }
     let trimmed = { (text: String?) in text?.trimmingCharacters(in: .whitespacesAndNewlines) }
     _ = try inputErrors {
       try store.correct(file: edit.file) { corrections in
@@ -48,6 +74,7 @@ extension ReviewSession {
         corrections.subtotal = amounts[0] ?? corrections.subtotal
         corrections.tax = amounts[1] ?? corrections.tax
         corrections.total = amounts[2] ?? corrections.total
+        corrections.items = items ?? corrections.items
         for field in edit.clear ?? [] { corrections.clear(field) }
       }
     }

@@ -183,6 +183,34 @@ final class ReviewCommandTests: XCTestCase {
     XCTAssertTrue(found.stdout.contains(file), found.stdout + found.stderr)
     let record = try XCTUnwrap(try show(file)["record"] as? [String: Any])
     XCTAssertEqual((record["receipt"] as? [String: Any])?["merchant"] as? String, "Basket Market")
+
+    // The items, listed by hand: kept as a correction, checked against the subtotal, counted by stats.
+    let runItems = try XCTUnwrap(receipt["items"] as? [[String: Any]])
+    var listed: [[String: Any]] = runItems.dropFirst().map { item in
+      ["description": item["description"]!, "amount": item["amount"]!]
+    }
+    listed.append(["description": "Oat milk", "quantity": "2", "unit_price": "1.20", "amount": "2,40"])
+    let itemised = try server.request("/api/correct", post: ["file": file, "items": listed])
+    XCTAssertEqual(itemised.status, 200, String(decoding: itemised.data, as: UTF8.self))
+    let receiptNow = try XCTUnwrap(
+      ((itemised.json as? [String: Any])?["record"] as? [String: Any])?["receipt"] as? [String: Any])
+    XCTAssertEqual((receiptNow["items"] as? [[String: Any]])?.last?["amount"] as? String, "2.40")
+    XCTAssertEqual((receiptNow["items"] as? [[String: Any]])?.count, runItems.count)
+    XCTAssertEqual(
+      (receiptNow["checks"] as? [String: Any])?["items_match_subtotal"] as? Bool, false,
+      "the checks are those of the listed items")
+    let stats = try CLI.run(["stats", "--json", "--db", Self.out.path])
+    XCTAssertTrue(stats.stdout.contains("Oat milk") || stats.stdout.contains("oat milk"), stats.stdout)
+    XCTAssertEqual(
+      try server.request(
+        "/api/correct", post: ["file": file, "items": [["description": "x", "amount": "abc"]]]
+      )
+      .status, 400)
+    XCTAssertEqual(
+      try server.request(
+        "/api/correct", post: ["file": file, "items": [["description": " ", "amount": "1"]]]
+      )
+      .status, 400)
     XCTAssertEqual(
       try records()[file].flatMap { ($0["receipt"] as? [String: Any])?["date"] as? String }, "2024-03-14",
       "records.jsonl keeps what the run read")

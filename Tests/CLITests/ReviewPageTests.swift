@@ -55,6 +55,25 @@ extension ReviewCommandTests {
     try chromium.evaluate(
       "document.querySelector('#queue > li[data-file=\"receipt-01-en-photo.jpg\"]').click()")
     try chromium.wait(for: "!!document.querySelector('#receipt-total')")
+    // An item added by hand: saved when its amount is given, and the page shows the stored list.
+    let rows = try XCTUnwrap(
+      chromium.evaluate("document.querySelectorAll('#receipt-items tr').length") as? Int)
+    try chromium.evaluate("document.querySelector('#add-item').click()")
+    try chromium.send("Input.insertText", ["text": "Green tea"])
+    try chromium.evaluate(
+      "document.querySelector('#receipt-items tr:last-child input[data-key=\"amount\"]').focus()")
+    try chromium.send("Input.insertText", ["text": "1,50"])
+    try chromium.evaluate(
+      "document.querySelector('#receipt-items tr:last-child input[data-key=\"amount\"]').blur()")
+    try chromium.wait(
+      for: "document.querySelectorAll('#receipt-items tr').length === \(rows + 1) "
+        + "&& !!document.querySelector('.items .read')")
+    let stored = try XCTUnwrap(
+      (server.request("/api/record?file=receipt-01-en-photo.jpg").json as? [String: Any]).flatMap {
+        (($0["record"] as? [String: Any])?["receipt"] as? [String: Any])?["items"] as? [[String: Any]]
+      })
+    XCTAssertEqual(stored.last?["description"] as? String, "Green tea")
+    XCTAssertEqual(stored.last?["amount"] as? String, "1.50")
     try chromium.evaluate("document.querySelector('#receipt-total').focus()")
     try chromium.wait(for: "document.querySelectorAll('#receipt-lines li.source').length === 1")
     try chromium.evaluate("document.querySelector('#receipt-total').select()")

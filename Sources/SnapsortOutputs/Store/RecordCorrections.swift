@@ -15,6 +15,8 @@ public enum CorrectedField: String, Codable, Sendable, CaseIterable {
   case color
   /// A receipt's merchant, date (`YYYY-MM-DD`), currency (ISO 4217) and amounts.
   case merchant, date, currency, subtotal, tax, total
+  /// A receipt's line items, all of them as the person lists them.
+  case items
 }
 
 /// A person's values for some fields of one record. The store keeps them apart from the
@@ -40,6 +42,7 @@ public struct RecordCorrections: Codable, Sendable, Equatable {
   public var subtotal: Money?
   public var tax: Money?
   public var total: Money?
+  public var items: [ReceiptItem]?
 
   public init(quad: Quad? = nil, name: String? = nil, issuer: IssuerChoice? = nil, color: String? = nil) {
     self.quad = quad
@@ -67,6 +70,7 @@ public struct RecordCorrections: Codable, Sendable, Equatable {
     case .subtotal: subtotal != nil
     case .tax: tax != nil
     case .total: total != nil
+    case .items: items != nil
     }
   }
 
@@ -83,6 +87,7 @@ public struct RecordCorrections: Codable, Sendable, Equatable {
     case .subtotal: subtotal = nil
     case .tax: tax = nil
     case .total: total = nil
+    case .items: items = nil
     }
   }
 
@@ -107,6 +112,15 @@ public struct RecordCorrections: Codable, Sendable, Equatable {
     }
     if let currency, currency.wholeMatch(of: /[A-Z]{3}/) == nil {
       throw InputError("\(currency): a currency is its three-letter code, such as EUR")
+    }
+    if let items {
+      if items.count > 500 { throw InputError("a receipt holds at most 500 items") }
+      for item in items
+      where item.description.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        || item.description.count > 200
+      {
+        throw InputError("an item's description must have 1 to 200 characters")
+      }
     }
   }
 
@@ -151,7 +165,8 @@ public struct RecordCorrections: Codable, Sendable, Equatable {
     if let subtotal { receipt.subtotal = subtotal }
     if let tax { receipt.tax = tax }
     if let total { receipt.total = total }
-    if subtotal != nil || tax != nil || total != nil {
+    if let items { receipt.items = items }
+    if subtotal != nil || tax != nil || total != nil || items != nil {
       receipt.checks = ReceiptConsistency.check(
         items: receipt.items.map(\.amount), subtotal: receipt.subtotal, savings: receipt.savings,
         tax: receipt.tax, total: receipt.total)
@@ -173,6 +188,7 @@ public struct RecordCorrections: Codable, Sendable, Equatable {
       (.color, try json(color)),
       (.merchant, try json(merchant)), (.date, try json(date)), (.currency, try json(currency)),
       (.subtotal, try json(subtotal)), (.tax, try json(tax)), (.total, try json(total)),
+      (.items, try json(items)),
     ]
   }
 
@@ -193,6 +209,7 @@ public struct RecordCorrections: Codable, Sendable, Equatable {
       case .subtotal: subtotal = try? decoder.decode(Money.self, from: data)
       case .tax: tax = try? decoder.decode(Money.self, from: data)
       case .total: total = try? decoder.decode(Money.self, from: data)
+      case .items: items = try? decoder.decode([ReceiptItem].self, from: data)
       case nil: continue
       }
     }

@@ -109,6 +109,10 @@ extension RecordStore {
         "UPDATE records SET \(names.map { "\($0) = ?" }.joined(separator: ", ")), updated_at = ? WHERE id = ?",
       arguments: StatementArguments(names.map { columns[$0]! }) + [now.timeIntervalSince1970, id])
     try reindex(id: id, key: key, record: record, in: db)
+    // Corrected items are the ones `stats` counts.
+    try db.execute(sql: "DELETE FROM barcodes WHERE record_id = ?", arguments: [id])
+    try db.execute(sql: "DELETE FROM receipt_items WHERE record_id = ?", arguments: [id])
+    try insertCodesAndItems(of: record, id: id, in: db)
     // A corrected merchant may join or leave a group (`stats`, `search --merchant`).
     if record.kind == .receipt { try regroupMerchants(in: db) }
   }

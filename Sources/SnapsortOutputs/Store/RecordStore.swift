@@ -262,7 +262,7 @@ public final class RecordStore {
       sql:
         "INSERT INTO record_json(record_id, json) VALUES (?, ?) ON CONFLICT(record_id) DO UPDATE SET json = excluded.json",
       arguments: [id, json])
-    try Self.insertCodesAndItems(of: record, id: id, in: db)
+    try Self.insertCodesAndItems(of: corrected, id: id, in: db)
     try Self.reindex(id: id, key: key, record: corrected, in: db)
   }
 
@@ -294,8 +294,7 @@ public final class RecordStore {
   }
 
   /// The record's barcodes and receipt items into their tables, in order, under row `id`.
-  private static func insertCodesAndItems(of record: SnapsortStages.Record, id: Int64, in db: Database) throws
-  {
+  static func insertCodesAndItems(of record: SnapsortStages.Record, id: Int64, in db: Database) throws {
     for (position, code) in (record.card?.barcodes ?? []).enumerated() {
       try db.execute(
         sql:

@@ -39,7 +39,7 @@ extension ExpectedRecords {
     case .name: ["card", "name", "suggested"]
     case .issuer: ["card", "issuer", "id"]
     case .color: ["card", "header_color"]
-    case .merchant, .date, .currency, .subtotal, .tax, .total: ["receipt", field.rawValue]
+    case .merchant, .date, .currency, .subtotal, .tax, .total, .items: ["receipt", field.rawValue]
     }
   }
 
