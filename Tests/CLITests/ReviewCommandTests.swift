@@ -138,14 +138,16 @@ final class ReviewCommandTests: XCTestCase {
     XCTAssertTrue(entry.contains("corrected by hand: quad, name, issuer"), entry)
     let found = try CLI.run(["search", "corner shop", "--db", Self.out.path])
     XCTAssertTrue(found.stdout.contains(file), found.stdout)
-    // The export reads the store as search does: the person's issuer names the card.
+    // The export reads the store as search does: the name the person gave names the card.
     let zipURL = Self.directory.appendingPathComponent("catima.zip")
     let exported = try CLI.run(["export", "catima", "-o", zipURL.path, "--db", Self.out.path])
     XCTAssertEqual(exported.status, 0, exported.stderr)
     var csv = Data()
     let archive = try Archive(url: zipURL, accessMode: .read)
     _ = try archive.extract(try XCTUnwrap(archive["catima.csv"])) { csv.append($0) }
-    let row = String(decoding: csv, as: UTF8.self).split(separator: "\r\n").first { $0.contains("Lidl") }
+    let row = String(decoding: csv, as: UTF8.self).split(separator: "\r\n").first {
+      $0.contains("Corner Shop")
+    }
     XCTAssertNotNil(row, String(decoding: csv, as: UTF8.self))
   }
 

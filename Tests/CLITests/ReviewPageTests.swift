@@ -1,10 +1,12 @@
 import Foundation
 import XCTest
+import ZIPFoundation
 
 /// The review page in real headless Chromium, driven with real input over the DevTools pipe:
 /// the queue renders without a console message, a corner dragged with the mouse posts new
-/// corners and the page shows the new crop, arrow keys nudge the focused corner, and a receipt's
-/// checks follow what is typed.
+/// corners and the page shows the new crop, arrow keys nudge the focused corner, a name typed and
+/// a tag added on the page reach the export, and a receipt's items and checks follow what is
+/// typed.
 extension ReviewCommandTests {
   func testThePageDragsACornerAndShowsTheNewCrop() throws {
     guard let browser = StoreCommandTests.chromium() else {
@@ -50,6 +52,33 @@ extension ReviewCommandTests {
     for _ in 0..<3 { try chromium.press("ArrowLeft", code: 37) }
     try chromium.wait(for: "document.body.dataset.rewarps === '2'")
     XCTAssertLessThan(try quad(of: file)[0][0], after[0][0], "nudged left")
+
+    // Rename and tag through the page, then export and read the export back.
+    try chromium.evaluate("document.querySelector('#name').select()")
+    try chromium.send("Input.insertText", ["text": "Chromium Corner"])
+    try chromium.evaluate("document.querySelector('#name').blur()")
+    try chromium.wait(
+      for:
+        "!!document.querySelector('#name') && document.querySelector('#name').value === 'Chromium Corner' && !!document.querySelector('#name').parentElement.querySelector('.read')"
+    )
+    try chromium.evaluate("document.querySelector('#add-tag').focus()")
+    try chromium.send("Input.insertText", ["text": "till"])
+    try chromium.press("Enter", code: 13)
+    try chromium.wait(
+      for:
+        "Array.from(document.querySelectorAll('#tags .chip')).some((chip) => chip.textContent.startsWith('till'))"
+    )
+    let zipURL = Self.directory.appendingPathComponent("catima-from-page.zip")
+    let exported = try CLI.run(["export", "catima", "-o", zipURL.path, "--db", Self.out.path])
+    XCTAssertEqual(exported.status, 0, exported.stderr)
+    var csv = Data()
+    let archive = try Archive(url: zipURL, accessMode: .read)
+    _ = try archive.extract(try XCTUnwrap(archive["catima.csv"])) { csv.append($0) }
+    XCTAssertTrue(
+      String(decoding: csv, as: UTF8.self).contains("Chromium Corner"),
+      String(decoding: csv, as: UTF8.self) + exported.stderr)
+    let tagged = try CLI.run(["search", "--tag", "till", "--db", Self.out.path])
+    XCTAssertTrue(tagged.stdout.contains(file), tagged.stdout + tagged.stderr)
 
     // A receipt: the focused field's source line is marked, and the checks follow a typed total.
     try chromium.evaluate(

@@ -116,7 +116,8 @@ public enum CardSnapBackup {
       if let issuerID { storeIDs.insert(issuerID) }
       cards.append(
         LoyaltyCard(
-          id: id, displayName: card.issuer?.name ?? card.name?.suggested ?? "Card \(cards.count + 1)",
+          id: id,
+          displayName: selection.displayName(of: card, file: record.file) ?? "Card \(cards.count + 1)",
           code: code.value,
           codeFormat: Symbology(rawValue: code.symbology)?.catimaName ?? code.symbology.uppercased(),
           storeId: issuerID, colorHex: card.headerColor ?? card.colors?.first?.hex,

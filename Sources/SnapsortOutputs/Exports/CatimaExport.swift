@@ -51,7 +51,7 @@ public struct CatimaExport {
     skipped = selection.skipped
     for (record, tags, createdAt, _) in selection.cards {
       guard let card = record.card, let code = card.barcodes?.first else { continue }
-      let name = [card.issuer?.name, card.name?.suggested].compactMap { $0 }.first { !$0.isEmpty }
+      let name = selection.displayName(of: card, file: record.file)
       cards.append(
         Card(
           id: cards.count + 1, store: name ?? "Card \(cards.count + 1)",

@@ -20,8 +20,11 @@ public struct ExportSelection {
   /// Why each record of the store that is not exported was left out: those in `skipped`, and the
   /// receipts and error records, which are not cards at all and so not listed one by one.
   public var leftOut: [LeftOut] = []
+  /// The files whose card a person named by hand (`snapsort review`): exported under that name.
+  public var namedByHand: Set<String> = []
 
   public init(store: RecordStore, minimumKindConfidence: Double = Self.defaultMinimumKindConfidence) throws {
+    namedByHand = Set(try store.correctionsByFile().filter { $0.value.name != nil }.keys)
     for entry in try store.allRecords() {
       let record = entry.record
       guard let reason = Self.reason(toSkip: record, minimumKindConfidence: minimumKindConfidence) else {
@@ -33,6 +36,14 @@ public struct ExportSelection {
         skipped.append((record.file, reason.description))
       }
     }
+  }
+
+  /// The name a card is exported under: the one a person gave it, else its issuer's (the
+  /// catalog's spelling), else the one read.
+  public func displayName(of card: CardRecord, file: String) -> String? {
+    let read = card.name?.suggested.flatMap { $0.isEmpty ? nil : $0 }
+    if namedByHand.contains(file), let read { return read }
+    return card.issuer?.name.flatMap { $0.isEmpty ? nil : $0 } ?? read
   }
 
   /// Why `record` is not exported, or nil when it is.
