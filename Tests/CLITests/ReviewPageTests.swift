@@ -77,6 +77,7 @@ extension ReviewCommandTests {
     XCTAssertTrue(
       String(decoding: csv, as: UTF8.self).contains("Chromium Corner"),
       String(decoding: csv, as: UTF8.self) + exported.stderr)
+    XCTAssertTrue(String(decoding: csv, as: UTF8.self).contains("\r\ntill\r\n"), "the tag is a Catima group")
     let tagged = try CLI.run(["search", "--tag", "till", "--db", Self.out.path])
     XCTAssertTrue(tagged.stdout.contains(file), tagged.stdout + tagged.stderr)
 
