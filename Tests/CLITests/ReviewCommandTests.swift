@@ -139,16 +139,19 @@ final class ReviewCommandTests: XCTestCase {
     let found = try CLI.run(["search", "corner shop", "--db", Self.out.path])
     XCTAssertTrue(found.stdout.contains(file), found.stdout)
     // The export reads the store as search does: the name the person gave names the card.
-    let zipURL = Self.directory.appendingPathComponent("catima.zip")
+    let csv = try catimaExport(named: "catima.zip")
+    XCTAssertNotNil(csv.split(separator: "\r\n").first { $0.contains("Corner Shop") }, csv)
+  }
+
+  /// `snapsort export catima` of the run's store, read back: the archive's catima.csv.
+  func catimaExport(named name: String) throws -> String {
+    let zipURL = Self.directory.appendingPathComponent(name)
     let exported = try CLI.run(["export", "catima", "-o", zipURL.path, "--db", Self.out.path])
     XCTAssertEqual(exported.status, 0, exported.stderr)
     var csv = Data()
     let archive = try Archive(url: zipURL, accessMode: .read)
     _ = try archive.extract(try XCTUnwrap(archive["catima.csv"])) { csv.append($0) }
-    let row = String(decoding: csv, as: UTF8.self).split(separator: "\r\n").first {
-      $0.contains("Corner Shop")
-    }
-    XCTAssertNotNil(row, String(decoding: csv, as: UTF8.self))
+    return String(decoding: csv, as: UTF8.self)
   }
 
   func testAReceiptsFieldsAreCheckedAsTypedAndKeptAsCorrections() throws {

@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-import ZIPFoundation
 
 /// The review page in real headless Chromium, driven with real input over the DevTools pipe:
 /// the queue renders without a console message, a corner dragged with the mouse posts new
@@ -68,16 +67,9 @@ extension ReviewCommandTests {
       for:
         "Array.from(document.querySelectorAll('#tags .chip')).some((chip) => chip.textContent.startsWith('till'))"
     )
-    let zipURL = Self.directory.appendingPathComponent("catima-from-page.zip")
-    let exported = try CLI.run(["export", "catima", "-o", zipURL.path, "--db", Self.out.path])
-    XCTAssertEqual(exported.status, 0, exported.stderr)
-    var csv = Data()
-    let archive = try Archive(url: zipURL, accessMode: .read)
-    _ = try archive.extract(try XCTUnwrap(archive["catima.csv"])) { csv.append($0) }
-    XCTAssertTrue(
-      String(decoding: csv, as: UTF8.self).contains("Chromium Corner"),
-      String(decoding: csv, as: UTF8.self) + exported.stderr)
-    XCTAssertTrue(String(decoding: csv, as: UTF8.self).contains("\r\ntill\r\n"), "the tag is a Catima group")
+    let csv = try catimaExport(named: "catima-from-page.zip")
+    XCTAssertTrue(csv.contains("Chromium Corner"), csv)
+    XCTAssertTrue(csv.contains("\r\ntill\r\n"), "the tag is a Catima group")
     let tagged = try CLI.run(["search", "--tag", "till", "--db", Self.out.path])
     XCTAssertTrue(tagged.stdout.contains(file), tagged.stdout + tagged.stderr)
 
