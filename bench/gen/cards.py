@@ -2,7 +2,7 @@
 """Seeded, domain-randomised card images with ground truth (a dev tool, never the product).
 
     python3 bench/gen/cards.py --out DIR --count N --kind photo|screenshot|crop|mixed \
-        --split train|heldout --seed S [--jobs J] [--no-name]
+        --split train|heldout --seed S [--jobs J] [--no-name] [--detail-rows LO-HI]
     python3 bench/gen/cards.py --write-splits      # add newly installed font families to splits.json
 
 Each image NAME.jpg/png gets NAME.json beside it (schema: bench/gen/README.md). The same arguments
@@ -91,7 +91,7 @@ def state(split):
 
 
 def render_one(job):
-    seed, split, kind, index, out, no_name = job
+    seed, split, kind, index, out, no_name, detail_rows = job
     st = state(split)
     rng = random.Random(f"snapsort-gen:{VERSION}:{seed}:{split}:{kind}:{index}")
     nrng = np.random.default_rng(rng.getrandbits(63))
@@ -99,6 +99,8 @@ def render_one(job):
     for attempt in range(12):
         content = A.make_content(rng, st["fams"])
         content["hide_name"] = no_name
+        if detail_rows:
+            content["detail_rows"] = detail_rows
         layout = rng.choice(st["payment"] if content["payment"] else st["loyalty"])
         app = rng.choice(st["apps"]) if k == "screenshot" else None
         holder = {}
@@ -189,6 +191,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--no-name", action="store_true",
                     help="leave the brand's name off every card (truth name \"\"), for learning when a card shows none")
+    ap.add_argument("--detail-rows", metavar="LO-HI",
+                    help="screenshots list LO to HI detail rows (a card's details, a bank's transactions) "
+                    "at a closer pitch instead of 2 to 6, for fitting the card-or-receipt model")
     ap.add_argument("--write-splits", action="store_true")
     args = ap.parse_args()
     if args.write_splits:
@@ -197,7 +202,9 @@ def main():
     if not args.out:
         ap.error("--out is required")
     os.makedirs(args.out, exist_ok=True)
-    jobs = [(args.seed, args.split, args.kind, i, args.out, args.no_name) for i in range(args.start, args.start + args.count)]
+    detail_rows = tuple(int(v) for v in args.detail_rows.split("-")) if args.detail_rows else None
+    jobs = [(args.seed, args.split, args.kind, i, args.out, args.no_name, detail_rows)
+            for i in range(args.start, args.start + args.count)]
     t0 = time.time()
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:

@@ -606,17 +606,24 @@ def render_screenshot(rng, nrng, content, make_art, app, fams, make_other=None):
     # Detail rows below.
     d = ImageDraw.Draw(sc.img)
     ry = below + p(10)
-    for i in range(0 if app == "apple_wallet" else rng.randint(2, 6)):
-        if ry + p(56) > sc.H - bottom:
+    # content["detail_rows"] (cards.py --detail-rows): a longer list of closer rows, as a card's
+    # details or a bank's transactions; without it the renders are as before.
+    many = content.get("detail_rows")
+    pitch = p(rng.uniform(34, 62)) if many else p(62)
+    box_h = pitch - p(10) if many else p(52)
+    for i in range(0 if app == "apple_wallet" else rng.randint(*(many or (2, 6)))):
+        if ry + (box_h + p(4) if many else p(56)) > sc.H - bottom:
             break
         if rng.random() < 0.5:
-            d.rounded_rectangle((p(12), ry, sc.W - p(12), ry + p(52)), radius=p(10), fill=sc.panel)
+            d.rounded_rectangle((p(12), ry, sc.W - p(12), ry + box_h), radius=p(10), fill=sc.panel)
+        mid = ry + box_h // 2 if many else ry + p(26)
         if app == "banking":
-            d.ellipse((p(24), ry + p(10), p(56), ry + p(42)), fill=A.random_colour(rng))
+            dot = (mid - p(16), mid + p(16)) if many else (ry + p(10), ry + p(42))
+            d.ellipse((p(24), dot[0], p(56), dot[1]), fill=A.random_colour(rng))
         label = rng.choice(words[3:] + [content["programme"] or words[0]])
-        sc.text((p(68 if app == "banking" else 28), ry + p(26)), label, 15, anchor="lm")
-        sc.text((sc.W - p(28), ry + p(26)), "%d%s%02d" % (rng.randint(1, 2000), "," if rng.random() < 0.5 else ".", rng.randint(0, 99)), 15, colour=sc.muted, anchor="rm")
-        ry += p(62)
+        sc.text((p(68 if app == "banking" else 28), mid), label, 15, anchor="lm")
+        sc.text((sc.W - p(28), mid), "%d%s%02d" % (rng.randint(1, 2000), "," if rng.random() < 0.5 else ".", rng.randint(0, 99)), 15, colour=sc.muted, anchor="rm")
+        ry += pitch
     img = sc.img
     colors = gt["colors"]
     return img, {"quad": r1(quad), "name_lines": lines, "barcode": code, "effects": effects, "others": others,

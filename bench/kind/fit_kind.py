@@ -9,11 +9,13 @@ Input: the `classification.evidence` of every photo, from runs of the classify-o
                 scanned with wide margins and cut in half (bench/kind/augment.py): 5 folds by shop
                 (bench/receipts/folds.json); each fold is scored by a model fitted without it
   german        ../shared/data/receipts/softmatic_de (14), as they are and augmented: test only
-  rcpt-train    bench/gen/receipts.py --split train, each also cut in half: training
+  rcpt-train    bench/gen/receipts.py --split train (seeds 11 and 12, 120 each), each also cut in
+                half: training
   rcpt-heldout  bench/gen/receipts.py --split heldout (layout families and fonts never trained
                 on), each also cut in half
   cards-train   bench/gen/cards.py --split train: --kind mixed (seed 11, 300), --kind screenshot
-                (seed 12, 300), --kind photo (seed 13, 200); and scripts/render_samples.py --issuers
+                (seed 12, 300), --kind photo (seed 13, 200), --kind screenshot --detail-rows 6-16
+                (seed 14, 200: apps listing many rows); and scripts/render_samples.py --issuers
                 --per-issuer 1 --seed 501 (276 photos and screenshots, the samples' renderer): training
   cards-heldout bench/gen/cards.py --kind mixed --split heldout (fonts, layouts, app families held out)
   samples       samples/ cards, screenshots and receipts: the regression, never trained on
@@ -39,7 +41,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FEATURES = [
     "log_text_rows", "log_textual_rows", "text_like_share", "right_column_share", "row_height",
     "ink_share", "paper_share", "log_paper_aspect", "colorfulness", "log_image_aspect",
+    "paper_colorfulness", "left_aligned_share", "right_aligned_share", "row_height_spread", "log_row_pitch",
+    "log_text_block_aspect", "card_aspect_distance",
 ]
+CARD_ASPECT = 85.60 / 53.98
 
 
 def features(e):
@@ -56,6 +61,13 @@ def features(e):
         math.log(max(1, e.get("paper_aspect", 1))),
         e.get("colorfulness") or 0,
         math.log(max(1, e.get("image_aspect") or 1)),
+        e.get("paper_colorfulness", e.get("colorfulness")) or 0,
+        e.get("left_aligned_share") or 0,
+        e.get("right_aligned_share") or 0,
+        e.get("row_height_spread") or 0,
+        math.log1p(e.get("row_pitch") or 0),
+        math.log(max(0.01, e.get("text_block_aspect") or 1)),
+        abs(math.log(max(1, e.get("paper_aspect", 1)) / CARD_ASPECT)),
     ]
 
 
@@ -101,18 +113,18 @@ def load_sets(folder):
         for name in ("softmatic_de", "aug-german")
         for f, e in read_evidence(os.path.join(folder, f"ev-{name}", "records.jsonl")).items()
     ]
-    for name, label in (("rcpt-train", 1), ("rcpt-heldout", 1), ("cards-heldout", 0)):
+    parts = {
+        "rcpt-train": (1, ("rcpt-train", "aug-rcpt-train", "rcpt-train2", "aug-rcpt-train2")),
+        "rcpt-heldout": (1, ("rcpt-heldout", "aug-rcpt-heldout")),
+        "cards-heldout": (0, ("cards-heldout",)),
+        "cards-train": (0, ("cards-train", "cards-train-shots", "cards-train-photos", "issuer-cards", "cards-train-rows")),
+    }
+    for name, (label, sources) in parts.items():
         sets[name] = [
-            (f, e, label, None)
-            for part in (name, f"aug-{name}")
-            if part == name or os.path.exists(os.path.join(folder, f"ev-{part}", "records.jsonl"))
+            (f"{part}/{f}", e, label, None)
+            for part in sources
             for f, e in read_evidence(os.path.join(folder, f"ev-{part}", "records.jsonl")).items()
         ]
-    sets["cards-train"] = [
-        (f"{name}/{f}", e, 0, None)
-        for name in ("cards-train", "cards-train-shots", "cards-train-photos", "issuer-cards")
-        for f, e in read_evidence(os.path.join(folder, f"ev-{name}", "records.jsonl")).items()
-    ]
     samples = []
     for file, e in read_evidence(os.path.join(folder, "ev-samples", "records.jsonl")).items():
         expected = os.path.join(ROOT, "samples", os.path.splitext(file)[0] + ".expected.json")
@@ -192,6 +204,9 @@ def main():
     ap.add_argument("--evidence", required=True, help="folder with ev-<set>/records.jsonl")
     ap.add_argument("--write", help="write the fitted model here")
     ap.add_argument("--report", help="write the markdown report here")
+    ap.add_argument("--score", action="append", default=[], metavar="SET=KIND",
+                    help="also score ev-SET/records.jsonl (all card or all receipt) with the fitted model, "
+                    "e.g. a held-out set rendered with fresh seeds; repeatable")
     args = ap.parse_args()
     sets = load_sets(args.evidence)
     for name, rows in sets.items():
@@ -223,7 +238,12 @@ def main():
         lines.append(f"| SROIE cross-validated, {v} | {len(rows) - bad} | {len(rows)} | {(len(rows) - bad) / len(rows):.1%} |")
     scaler, model = fit(sets["sroie"] + synthetic, degree, c)
     figures = {"sroie_cv": f"{cv_right}/{cv_total}"}
-    for name in ("german", "rcpt-heldout", "cards-heldout", "samples", "rcpt-train", "cards-train"):
+    for extra in args.score:
+        name, kind = extra.split("=")
+        evidence = read_evidence(os.path.join(args.evidence, f"ev-{name}", "records.jsonl"))
+        sets[name] = [(f, e, 1 if kind == "receipt" else 0, None) for f, e in evidence.items()]
+    scored = [extra.split("=")[0] for extra in args.score]
+    for name in ("german", "rcpt-heldout", "cards-heldout", "samples", *scored, "rcpt-train", "cards-train"):
         rows = sets[name]
         p = predict((scaler, model), rows, degree)
         right, total = accuracy(rows, p)
@@ -247,8 +267,9 @@ def main():
         about = (
             f"Fitted by bench/kind/fit_kind.py (logistic regression, degree {degree}, C={c}, chosen by "
             "cross-validation on the training data; balanced classes) on the "
-            "345 SROIE receipts (sroie_dev + sroie) as scanned, with wide margins and in halves, 120 rendered receipts and their halves (--split train, seed 11) "
-            "and 1076 generated cards (bench/gen/cards.py --split train: 300 mixed, seed 11; 300 screenshots, seed 12; 200 photos, seed 13; scripts/render_samples.py --issuers, seed 501: 276)."
+            "345 SROIE receipts (sroie_dev + sroie) as scanned, with wide margins and in halves, 240 rendered receipts and their halves (--split train, seeds 11 and 12) "
+            "and 1276 generated cards (bench/gen/cards.py --split train: 300 mixed, seed 11; 300 screenshots, seed 12; 200 photos, seed 13; "
+            "200 screenshots with 6-16 detail rows, seed 14; scripts/render_samples.py --issuers, seed 501: 276)."
         )
         out = {
             "version": 1,

@@ -27,6 +27,24 @@ public struct KindEvidence: Sendable, Equatable, Codable {
   public var colorfulness: Double?
   /// Long over short side of the whole image.
   public var imageAspect: Double?
+  /// Mean saturation inside the paper rectangle alone: a receipt's paper stays grey on a
+  /// colourful table, a card's face does not.
+  public var paperColorfulness: Double?
+  /// Share of the rows that start within a fiftieth of the width of the most common start: a
+  /// receipt's lines are flush left, a card's few lines are placed one by one.
+  public var leftAlignedShare: Double?
+  /// Share of the rows that end within a fiftieth of the width of the most common end (a
+  /// right-aligned price column).
+  public var rightAlignedShare: Double?
+  /// (third − first quartile) / median of the rows' heights: one printer font gives rows of one
+  /// height, a card mixes a large name with small print.
+  public var rowHeightSpread: Double?
+  /// Median distance from one row's top to the next over the median row height: printed lines
+  /// follow each other closely, an app's detail rows and a card's lines stand apart.
+  public var rowPitch: Double?
+  /// Height over width of the box around all rows: a receipt's text is a tall column wherever
+  /// the paper is on the page, a card's text a wide block.
+  public var textBlockAspect: Double?
 
   enum CodingKeys: String, CodingKey {
     case paperShare = "paper_share"
@@ -38,6 +56,12 @@ public struct KindEvidence: Sendable, Equatable, Codable {
     case inkShare = "ink_share"
     case colorfulness
     case imageAspect = "image_aspect"
+    case paperColorfulness = "paper_colorfulness"
+    case leftAlignedShare = "left_aligned_share"
+    case rightAlignedShare = "right_aligned_share"
+    case rowHeightSpread = "row_height_spread"
+    case rowPitch = "row_pitch"
+    case textBlockAspect = "text_block_aspect"
   }
 
   /// Longest side of the region the rows are counted on.
@@ -46,35 +70,103 @@ public struct KindEvidence: Sendable, Equatable, Codable {
   public static let minimumSide = 32
 
   /// Measures the evidence on `image` (the analysis copy): the paper is found on a small grey
-  /// copy, and its rectangle cut from the full analysis copy before reducing, so a receipt that
-  /// fills a fifth of a wide scan keeps rows tall enough to count.
+  /// copy, the box around the ink inside it too, and that box is cut from the full analysis copy
+  /// before reducing, so a receipt that fills a fifth of a wide scan keeps rows tall enough to
+  /// count.
   public static func measure(_ image: Bitmap) -> KindEvidence {
     let gray = image.grayscale()
     let small = gray.fitting(maxSide: 300)
     let paper = ReceiptImaging.paper(in: small)
-    let region = paperRectangle(paper, scale: Double(gray.width) / Double(small.width), in: gray)
-      .fitting(maxSide: side)
-    var evidence = rows(in: region)
+    let scale = Double(gray.width) / Double(small.width)
+    let rectangle = paperRectangle(paper, scale: scale, in: gray)
+    let text =
+      inkBox(in: small, within: rectangle ?? (0, 0, gray.width, gray.height), scale: scale) ?? rectangle
+    let region = text.map { gray.cropped(x: $0.x, y: $0.y, width: $0.width, height: $0.height) } ?? gray
+    var evidence = rows(in: region.fitting(maxSide: side))
     evidence.paperShare = Rounding.thousandths(paper?.areaShare ?? 0)
     evidence.paperAspect = Rounding.hundredths(paper?.aspect ?? 1)
-    evidence.colorfulness = Rounding.thousandths(colorfulness(of: image.fitting(maxSide: 300)))
+    let colour = image.fitting(maxSide: 300)
+    evidence.colorfulness = Rounding.thousandths(colorfulness(of: colour))
+    let paperColour =
+      rectangle.map {
+        image.resized(
+          x: $0.x, y: $0.y, width: $0.width, height: $0.height,
+          to: max(1, $0.width * colour.width / image.width), max(1, $0.height * colour.height / image.height))
+      } ?? colour
+    evidence.paperColorfulness = Rounding.thousandths(colorfulness(of: paperColour))
     let long = Double(max(image.width, image.height)), short = Double(max(1, min(image.width, image.height)))
     evidence.imageAspect = Rounding.hundredths(long / short)
     return evidence
   }
 
   /// The rectangle inside the paper's quad (so the background around a tilted paper adds no
-  /// rows), or the whole image when no paper region stands out.
-  static func paperRectangle(_ paper: ReceiptImaging.PaperRegion?, scale: Double, in gray: Bitmap) -> Bitmap {
-    guard let paper, paper.areaShare > 0.08 else { return gray }
+  /// rows), in `gray`'s pixels, or nil when no paper region stands out (the whole image counts).
+  static func paperRectangle(_ paper: ReceiptImaging.PaperRegion?, scale: Double, in gray: Bitmap) -> Box? {
+    guard let paper, paper.areaShare > 0.08 else { return nil }
     let q = paper.quad.map { Point($0.x * scale, $0.y * scale) }
     let marginX = 0.02 * Double(gray.width), marginY = 0.02 * Double(gray.height)
     let x0 = max(0, Int(max(q[0].x, q[3].x) + marginX))
     let x1 = min(gray.width, Int(min(q[1].x, q[2].x) - marginX))
     let y0 = max(0, Int(max(q[0].y, q[1].y) + marginY))
     let y1 = min(gray.height, Int(min(q[2].y, q[3].y) - marginY))
-    guard x1 - x0 > 32, y1 - y0 > 32 else { return gray }
-    return gray.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    guard x1 - x0 > 32, y1 - y0 > 32 else { return nil }
+    return (x0, y0, x1 - x0, y1 - y0)
+  }
+
+  /// A rectangle of an image: its top-left corner and size in pixels.
+  typealias Box = (x: Int, y: Int, width: Int, height: Int)
+
+  /// The box around the ink inside `box` (in the pixels of the image `small` was reduced from by
+  /// `scale`), from the 1st to the 99th percentile of the ink along each axis so that a speck on
+  /// the glass does not stretch it: where the text is, however much light page or table lies
+  /// around it, so that a receipt in a corner of a wide scan keeps rows tall enough to count.
+  static func inkBox(in small: Bitmap, within box: Box, scale: Double) -> Box? {
+    let binary = ReceiptImaging.sauvola(small, radius: 6, k: 0.3)
+    let x0 = min(small.width - 1, Int(Double(box.x) / scale))
+    let y0 = min(small.height - 1, Int(Double(box.y) / scale))
+    let x1 = max(x0 + 1, min(small.width, Int((Double(box.x + box.width) / scale).rounded(.up))))
+    let y1 = max(y0 + 1, min(small.height, Int((Double(box.y + box.height) / scale).rounded(.up))))
+    var columns = [Int](repeating: 0, count: small.width), rows = [Int](repeating: 0, count: small.height)
+    var total = 0
+    binary.pixels.withUnsafeBufferPointer { p in
+      for y in y0..<y1 {
+        for x in x0..<x1 where p[y * small.width + x] < 128 {
+          columns[x] += 1
+          rows[y] += 1
+          total += 1
+        }
+      }
+    }
+    guard total >= 20 else { return nil }
+    let across = percentileRange(columns, total: total), down = percentileRange(rows, total: total)
+    // A few pixels of the small copy around the ink, so the outermost strokes are whole.
+    let left = max(box.x, Int(Double(across.lowerBound - 3) * scale))
+    let top = max(box.y, Int(Double(down.lowerBound - 3) * scale))
+    let right = min(box.x + box.width, Int(Double(across.upperBound + 4) * scale))
+    let bottom = min(box.y + box.height, Int(Double(down.upperBound + 4) * scale))
+    guard right - left > 32, bottom - top > 32 else { return nil }
+    return (left, top, right - left, bottom - top)
+  }
+
+  /// The indices from where 1 % of `total` lies before to where 1 % lies after.
+  static func percentileRange(_ counts: [Int], total: Int) -> ClosedRange<Int> {
+    var seen = 0, low = 0, high = counts.count - 1
+    for (i, count) in counts.enumerated() {
+      seen += count
+      if seen * 100 > total {
+        low = i
+        break
+      }
+    }
+    seen = 0
+    for i in counts.indices.reversed() {
+      seen += counts[i]
+      if seen * 100 > total {
+        high = i
+        break
+      }
+    }
+    return low...max(low, high)
   }
 
   /// The row evidence of a grey region; the paper fields are left at zero.
@@ -84,15 +176,17 @@ public struct KindEvidence: Sendable, Equatable, Codable {
       paperShare: 0, paperAspect: 1, textRows: 0, rightColumnShare: 0, textLikeShare: 0, rowHeight: 0,
       inkShare: 0)
     guard w > 16, h > 16 else { return evidence }
-    let binary = ReceiptImaging.sauvola(region, radius: 12, k: 0.3)
+    let binary = withoutVerticalRules(ReceiptImaging.sauvola(region, radius: 12, k: 0.3))
     let level = LevelRows(binary)
     let bands = ReceiptImaging.textBands(rowInk: level.rowInk, width: w)
     // Text rows on a receipt or a card are a small fraction of the region's height each.
     let rows = bands.filter { $0.count >= 3 && $0.count <= max(6, h / 12) }
     var rightColumn = 0, textLike = 0
+    var spans: [RowSpan] = []
     for band in rows {
       let columns = level.inkedColumns(in: band)
       guard let first = columns.firstIndex(of: true), let last = columns.lastIndex(of: true) else { continue }
+      spans.append(RowSpan(band: band, first: first, last: last))
       let inked = columns[first...last].filter { $0 }.count
       if Double(inked) < 0.8 * Double(last - first + 1) { textLike += 1 }
       let left = columns[0..<(w / 3)].contains(true)
@@ -106,9 +200,56 @@ public struct KindEvidence: Sendable, Equatable, Codable {
       let heights = rows.map(\.count).sorted()
       evidence.rowHeight = Rounding.thousandths(Double(heights[heights.count / 2]) / Double(h))
     }
+    evidence.addLayout(of: spans, width: w)
     let ink = binary.pixels.reduce(0) { $0 + ($1 < 128 ? 1 : 0) }
     evidence.inkShare = Rounding.thousandths(Double(ink) / Double(binary.pixelCount))
     return evidence
+  }
+
+  /// `binary` with the columns that are ink in most rows made white: the dark border of a scan,
+  /// a table's edge beside the paper or a ruled line runs through every row of text and would
+  /// join them all into one band.
+  static func withoutVerticalRules(_ binary: Bitmap) -> Bitmap {
+    let w = binary.width, h = binary.height
+    var columnInk = [Int](repeating: 0, count: w)
+    binary.pixels.withUnsafeBufferPointer { p in
+      for y in 0..<h {
+        for x in 0..<w where p[y * w + x] < 128 { columnInk[x] += 1 }
+      }
+    }
+    let rules = columnInk.indices.filter { columnInk[$0] * 2 > h }
+    guard !rules.isEmpty else { return binary }
+    var cleaned = binary
+    cleaned.pixels.withUnsafeMutableBufferPointer { p in
+      for y in 0..<h {
+        for x in rules { p[y * w + x] = 255 }
+      }
+    }
+    return cleaned
+  }
+
+  /// The layout of the rows: how many share a left or a right edge, how alike their heights
+  /// are, how closely they follow each other and the shape of the block they make.
+  mutating func addLayout(of spans: [RowSpan], width: Int) {
+    guard !spans.isEmpty else { return }
+    let tolerance = max(2, width / 50)
+    leftAlignedShare = Rounding.hundredths(Self.modalShare(spans.map(\.first), tolerance: tolerance))
+    rightAlignedShare = Rounding.hundredths(Self.modalShare(spans.map(\.last), tolerance: tolerance))
+    let heights = spans.map(\.band.count).sorted()
+    let median = Double(heights[heights.count / 2])
+    rowHeightSpread = Rounding.hundredths(
+      Double(heights[heights.count * 3 / 4] - heights[heights.count / 4]) / median)
+    let pitches = zip(spans.dropFirst(), spans).map { $0.band.lowerBound - $1.band.lowerBound }.sorted()
+    rowPitch = Rounding.hundredths(pitches.isEmpty ? 0 : Double(pitches[pitches.count / 2]) / median)
+    let blockWidth = spans.map(\.last).max()! - spans.map(\.first).min()! + 1
+    let blockHeight = spans.last!.band.upperBound - spans.first!.band.lowerBound
+    textBlockAspect = Rounding.hundredths(Double(blockHeight) / Double(max(1, blockWidth)))
+  }
+
+  /// The largest share of `positions` within `tolerance` of one of them.
+  static func modalShare(_ positions: [Int], tolerance: Int) -> Double {
+    let best = positions.map { centre in positions.filter { abs($0 - centre) <= tolerance }.count }.max() ?? 0
+    return Double(best) / Double(max(1, positions.count))
   }
 
   /// Mean (max − min) / 255 over the pixels of a colour image; 0 for grey.
@@ -123,6 +264,13 @@ public struct KindEvidence: Sendable, Equatable, Codable {
     }
     return Double(total) / Double(image.pixelCount) / 255
   }
+}
+
+/// A text row: its sheared rows and its first and last inked columns.
+struct RowSpan {
+  let band: Range<Int>
+  let first: Int
+  let last: Int
 }
 
 /// The rows of a binarised region along the direction its print runs: a photo taken at a slant

@@ -36,7 +36,12 @@ public struct KindModel: Codable, Sendable, Equatable, VersionedDataFile, Standa
   public static let featureNames = [
     "log_text_rows", "log_textual_rows", "text_like_share", "right_column_share", "row_height",
     "ink_share", "paper_share", "log_paper_aspect", "colorfulness", "log_image_aspect",
+    "paper_colorfulness", "left_aligned_share", "right_aligned_share", "row_height_spread", "log_row_pitch",
+    "log_text_block_aspect", "card_aspect_distance",
   ]
+
+  /// Long over short side of an ID-1 card (85.60 × 53.98 mm).
+  static let cardAspect = 85.60 / 53.98
 
   /// Feature `name` of `evidence`: one of `featureNames`, or the product of two (`a*b`). Keep in
   /// step with `features()` and `expanded()` in bench/kind/fit_kind.py.
@@ -63,6 +68,13 @@ public struct KindModel: Codable, Sendable, Equatable, VersionedDataFile, Standa
     case "log_paper_aspect": log(max(1, evidence.paperAspect))
     case "colorfulness": evidence.colorfulness ?? 0
     case "log_image_aspect": log(max(1, evidence.imageAspect ?? 1))
+    case "paper_colorfulness": evidence.paperColorfulness ?? evidence.colorfulness ?? 0
+    case "left_aligned_share": evidence.leftAlignedShare ?? 0
+    case "right_aligned_share": evidence.rightAlignedShare ?? 0
+    case "row_height_spread": evidence.rowHeightSpread ?? 0
+    case "log_row_pitch": log1p(evidence.rowPitch ?? 0)
+    case "log_text_block_aspect": log(max(0.01, evidence.textBlockAspect ?? 1))
+    case "card_aspect_distance": abs(log(max(1, evidence.paperAspect) / cardAspect))
     default: nil
     }
   }

@@ -53,14 +53,19 @@ final class ClassifyStageTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(receipts, Self.minimumRealReceipts)
   }
 
-  /// Measured with the committed stage (53 of 59; missed: A4-like invoices without a price column and faint tall scans); may only go up.
-  static let minimumRealReceipts = 53
+  /// Measured with the committed stage: 358 of the 359 in sroie_dev, sroie and softmatic_de (the
+  /// SROIE ones are the kind model's training data, so this is a floor, not a held-out figure);
+  /// may only go up.
+  static let minimumRealReceipts = 356
 
   /// The analysis copy of a sample, as the load stage makes it.
   private func analysisCopy(of file: String) throws -> Bitmap {
+    try analysisCopy(at: Self.root.appendingPathComponent("samples/\(file)"))
+  }
+
+  private func analysisCopy(at url: URL) throws -> Bitmap {
     let load = try LoadStage(options: .init(), context: StageContext())
-    let url = Self.root.appendingPathComponent("samples/\(file)")
-    let item = PhotoItem(relativePath: file, url: url, outputDirectory: nil)
+    let item = PhotoItem(relativePath: url.lastPathComponent, url: url, outputDirectory: nil)
     try load.process(item)
     return try item.pixels().analysis
   }
@@ -68,10 +73,18 @@ final class ClassifyStageTests: XCTestCase {
   /// `image` on a light page `widthFactor` times as wide and a third taller, as a flatbed scan of
   /// the whole glass.
   private func onWidePage(_ image: Bitmap, widthFactor: Double) -> Bitmap {
+    onPage(image, widthFactor: widthFactor, heightFactor: 4.0 / 3, at: (1.0 / 3, 0.5)).page
+  }
+
+  /// `image` on a light page of the given size factors, its top-left corner at `at` (a fraction of
+  /// the free width and height), and where it landed.
+  private func onPage(_ image: Bitmap, widthFactor: Double, heightFactor: Double, at: (Double, Double))
+    -> (page: Bitmap, x: Int, y: Int)
+  {
     let rgb = image.rgb()
-    let w = Int(Double(rgb.width) * widthFactor), h = rgb.height * 4 / 3
+    let w = Int(Double(rgb.width) * widthFactor), h = Int(Double(rgb.height) * heightFactor)
     var page = Bitmap(width: w, height: h, format: .rgb, fill: 236)
-    let x0 = (w - rgb.width) / 3, y0 = (h - rgb.height) / 2
+    let x0 = Int(Double(w - rgb.width) * at.0), y0 = Int(Double(h - rgb.height) * at.1)
     for y in 0..<rgb.height {
       for x in 0..<rgb.width {
         for c in 0..<3 {
@@ -79,7 +92,7 @@ final class ClassifyStageTests: XCTestCase {
         }
       }
     }
-    return page
+    return (page, x0, y0)
   }
 
   func testReceiptsScannedWithWideMarginsOrPhotographedInHalvesStayReceipts() throws {
@@ -106,6 +119,44 @@ final class ClassifyStageTests: XCTestCase {
         XCTAssertEqual(model.decide(evidence).kind, .receipt, "\(file), \(name): \(evidence)")
       }
     }
+  }
+
+  /// A receipt in a corner of a flatbed scan 3.5 times as wide and 1.8 times as tall: the page is
+  /// as light as the paper, so the paper region is the page; the rows are counted in the box
+  /// around the ink, which must be the receipt's.
+  func testAReceiptInTheCornerOfAWideScanIsFoundByItsInk() throws {
+    let model = try KindModel.load(from: StageContext().resolve(KindModel.bundledFileName))
+    for file in ["receipt-03-de-scan.jpg", "receipt-06-it-scan.jpg"] {
+      let image = try analysisCopy(of: "receipts/\(file)").fitting(maxSide: 800)
+      let (page, x, y) = onPage(image, widthFactor: 3.5, heightFactor: 1.8, at: (0.95, 0.1))
+      let gray = page.grayscale()
+      let small = gray.fitting(maxSide: 300)
+      let scale = Double(gray.width) / Double(small.width)
+      let box = try XCTUnwrap(
+        KindEvidence.inkBox(in: small, within: (0, 0, gray.width, gray.height), scale: scale))
+      // The text lies inside the receipt (its paper margins are not ink) and fills much of it.
+      let slack = page.width / 50
+      let inside =
+        box.x >= x - slack && box.y >= y - slack && box.x + box.width <= x + image.width + slack
+        && box.y + box.height <= y + image.height + slack
+      XCTAssertTrue(
+        inside, "\(file): ink box \(box), receipt at \(x), \(y) of \(image.width) x \(image.height)")
+      XCTAssertGreaterThan(
+        Double(box.width * box.height), 0.3 * Double(image.width * image.height), "\(file): ink box \(box)")
+      let evidence = KindEvidence.measure(page)
+      XCTAssertEqual(model.decide(evidence).kind, .receipt, "\(file): \(evidence)")
+    }
+  }
+
+  /// A light wallet screenshot listing a dozen right-aligned amounts under the card
+  /// (bench/gen/cards.py --kind screenshot --split train --seed 14 --detail-rows 6-16, image 1):
+  /// rows of text and a price column like a receipt's, and still a card.
+  func testAScreenshotListingManyRowsIsACard() throws {
+    let model = try KindModel.load(from: StageContext().resolve(KindModel.bundledFileName))
+    let url = Self.root.appendingPathComponent("Tests/Fixtures/kind/screenshot-many-rows.png")
+    let evidence = KindEvidence.measure(try analysisCopy(at: url))
+    XCTAssertGreaterThanOrEqual(evidence.textRows, 10, "many rows, or the test shows nothing: \(evidence)")
+    XCTAssertEqual(model.decide(evidence).kind, .card, "\(evidence)")
   }
 
   func testTheBundledModelUsesOnlyFeaturesThisBuildComputes() throws {
