@@ -4,9 +4,11 @@ import SnapsortNative
 
 /// Needs `ImagePixels`, uses `CardCrop`; produces `CodeReads`.
 ///
-/// Finds every barcode and QR code with zbar and zxing-cpp: in the card crop when there is one,
-/// then in the analysis copy, then the full-resolution image as a last resort, each through the
-/// passes of `BarcodeScanner` until the expected number of codes is found (quads in image pixels).
+/// Finds every barcode and QR code with zbar and zxing-cpp through the passes of `BarcodeScanner`
+/// until the expected number of codes is found (quads in image pixels): the first looks of the
+/// card crop when there is one and of the analysis copy, then the crop's other passes (behind the
+/// code gate), the analysis copy's other passes when it is small, and the full-resolution image
+/// as a last resort.
 public final class BarcodeStage: Stage {
   public static let name = "barcode"
   public static let summary =
