@@ -37,7 +37,28 @@ public final class BarcodeScanner {
     /// record does not depend on how busy the machine is. The item's deadline (`keepGoing`)
     /// still bounds a stall.
     public var rescueMegapixels = 5.0
+    /// When the first looks (plain, inverted) read nothing, the other passes run only if the image
+    /// has a group of code-like blocks this large (nil: always).
+    public var codeGate: CodeGate?
     public init() {}
+  }
+
+  /// The evidence a thorough scan needs, after first looks that read nothing, to go on with its
+  /// other passes: `CodeRegions.codeLikeBlocks` at `energy` and `coherence` reaching `blocks`.
+  /// Fitted on training images by bench/barcodes/fit_code_gate.py.
+  public struct CodeGate: Sendable, Equatable {
+    public var energy: Double
+    public var coherence: Double
+    public var blocks: Int
+    public init(energy: Double, coherence: Double, blocks: Int) {
+      self.energy = energy
+      self.coherence = coherence
+      self.blocks = blocks
+    }
+
+    /// The grid the trace reports for fitting: energies × coherences.
+    public static let traceEnergies: [Double] = [4, 6, 8, 12, 16, 24, 32, 48]
+    public static let traceCoherences: [Double] = [0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
   }
 
   /// What a scan found so far, across regions and passes, and which of it is confirmed.
@@ -69,9 +90,20 @@ public final class BarcodeScanner {
     /// the trace of each read.
     public var scanName = ""
     var passName = ""
+    /// Thread CPU of each pass, collected only when not nil (the trace's profile of where the
+    /// stage's time goes: bench/barcodes/SPEED.md).
+    public var passCosts: [PassCost]?
+    /// Per thorough scan whose first looks read nothing, `CodeRegions.codeLikeBlocks` over
+    /// `CodeGate`'s trace grid (collected with `passCosts`).
+    public var gateFeatures: [String: [Int]] = [:]
 
     public init(expectedCodes: Int) {
       self.expectedCodes = expectedCodes
+    }
+
+    mutating func noteCost(of pass: String, pixels: Int, prepare: Double) {
+      guard passCosts != nil else { return }
+      passCosts!.append(PassCost(scan: scanName, pass: pass, pixels: pixels, prepare: prepare))
     }
 
     /// The confirmed codes, in the order they were first read.
@@ -187,6 +219,29 @@ public final class BarcodeScanner {
     }
   }
 
+  /// What one pass cost on one scanned image, in thread-CPU milliseconds.
+  public struct PassCost: Sendable {
+    public var scan: String
+    public var pass: String
+    public var pixels: Int
+    public var prepare = 0.0
+    public var zxing = 0.0
+    public var zbar = 0.0
+
+    public var json: [String: Any] {
+      [
+        "scan": scan, "pass": pass, "pixels": pixels, "prepare_ms": prepare, "zxing_ms": zxing,
+        "zbar_ms": zbar,
+      ]
+    }
+  }
+
+  static func threadMilliseconds() -> Double {
+    var spec = timespec()
+    guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec) == 0 else { return 0 }
+    return Double(spec.tv_sec) * 1e3 + Double(spec.tv_nsec) / 1e6
+  }
+
   public let strategy: Strategy
   private let zbar: ZBarScanner
   private let zxing: ZXingReader
@@ -211,6 +266,8 @@ public final class BarcodeScanner {
     var zxing: ZXingReader?
     /// Run only when no pass before it read anything (a retry, not a second opinion).
     var onlyWhenNothingRead = false
+    /// One of the first, cheap reads of the whole copy; the code gate is asked after them.
+    var firstLook = false
     /// The copy, and how its pixels map back to the scanned image's.
     /// A pass of the rescue: after the others, gated by code-like regions and the time budget.
     var rescue = false
@@ -231,15 +288,25 @@ public final class BarcodeScanner {
     init(_ gray: Bitmap) { self.gray = gray }
   }
 
+  /// Which of an image's passes a scan runs: the first looks (plain, inverted), the others, or
+  /// all. The stage takes the first looks of the card crop and of the whole image before the
+  /// crop's other passes: a wallet screenshot's code sits beside the card more often than it
+  /// needs those passes (bench/barcodes/SPEED.md).
+  public enum Looks: Sendable {
+    case first, rest, all
+  }
+
   /// Scans one grey image through the passes of the strategy until `findings` is satisfied or
   /// `keepGoing` says stop; `toImage` maps this image's pixels to the record's image pixels.
   ///
   /// - Parameter thorough: every pass; false runs only the plain and inverted reads (a second
   ///   look at an image whose region was already scanned thoroughly, or a large photo where
   ///   the other passes cost ten times those reads and rarely find anything).
+  /// - Parameter gated: the strategy's code gate decides whether the passes after the first looks
+  ///   run (a card crop, whose size makes its block counts comparable; not a whole image).
   public func scan(
     _ image: Bitmap, toImage: (Point) -> Point, into findings: inout Findings, thorough: Bool = true,
-    keepGoing: () -> Bool = { true }
+    looks: Looks = .all, gated: Bool = false, keepGoing: () -> Bool = { true }
   ) {
     // A strip a few pixels high (a linear code cut to its scan line) is stretched to a height the
     // decoders can check over several rows: zxing wants two agreeing rows.
@@ -253,12 +320,16 @@ public final class BarcodeScanner {
     // not).
     let firstReader = thorough ? reader : reader.map { _ in quickZXing }
     let firstZBar = useZBar && (thorough || reader == nil || max(gray.width, gray.height) <= 2000)
-    var passes = [Pass(name: "plain", zbar: firstZBar, zxing: firstReader, prepare: { (gray, identity) })]
+    var passes = [
+      Pass(name: "plain", zbar: firstZBar, zxing: firstReader, firstLook: true, prepare: { (gray, identity) })
+    ]
     let cache = ScanCopies(gray)
     if strategy.inverted, let firstReader {
       // zbar tests inverted codes itself; zxing 1.4 needs the inverted pixels.
       passes.append(
-        Pass(name: "inverted", zbar: false, zxing: firstReader, prepare: { (gray.inverted(), identity) }))
+        Pass(
+          name: "inverted", zbar: false, zxing: firstReader, firstLook: true,
+          prepare: { (gray.inverted(), identity) }))
     }
     if let firstReader, !strategy.zxingTryHarder {
       // Without try-harder zxing reads fewer rows and skips some blurred retail codes; one more
@@ -268,7 +339,7 @@ public final class BarcodeScanner {
       passes.append(
         Pass(
           name: "try-harder", zbar: false, zxing: ZXingReader(options: options), onlyWhenNothingRead: true,
-          prepare: { (gray, identity) }))
+          firstLook: true, prepare: { (gray, identity) }))
     }
     let shortest = min(gray.width, gray.height), longest = max(gray.width, gray.height)
     if thorough, strategy.multiScale {
@@ -384,18 +455,44 @@ public final class BarcodeScanner {
         gray
       }
     }
+    let chosen = passes.filter { looks == .all || $0.firstLook == (looks == .first) }
+    run(
+      chosen, gray: gray, gated: gated, cache: cache, mapping: { toImage(fromThin($0)) }, into: &findings,
+      keepGoing: keepGoing)
+  }
+
+  /// Reads each pass's copy in order until `findings` is satisfied, the rescue's gate or budget
+  /// stops it, or `keepGoing` says stop.
+  private func run(
+    _ passes: [Pass], gray: Bitmap, gated: Bool, cache: ScanCopies, mapping toImage: (Point) -> Point,
+    into findings: inout Findings, keepGoing: () -> Bool
+  ) {
+    let useZBar = strategy.decoders.contains(.zbar)
     var rescueStarted = false
     var rescueRead = 0.0
+    var gateAsked = false
     for pass in passes {
       if findings.isSatisfied || !keepGoing() { break }
       if pass.onlyWhenNothingRead && findings.hasReads { continue }
+      if !pass.firstLook && !gateAsked {
+        gateAsked = true
+        if !findings.hasReads && !passesGate(gray, gated: gated, findings: &findings) { break }
+      }
       if pass.rescue && !rescueStarted {
         // Nothing read and nothing that looks like a code: the rescue would find nothing.
-        if !findings.hasReads && cache.regions.isEmpty { break }
+        let started = Self.threadMilliseconds()
+        let noRegions = cache.regions.isEmpty
+        findings.noteCost(
+          of: "regions", pixels: gray.width * gray.height, prepare: Self.threadMilliseconds() - started)
+        if !findings.hasReads && noRegions { break }
         rescueStarted = true
       }
+      let started = Self.threadMilliseconds()
       guard let prepared = pass.prepare() else { continue }
       let (image, toSource) = prepared
+      var cost = PassCost(
+        scan: findings.scanName, pass: pass.name, pixels: image.width * image.height,
+        prepare: Self.threadMilliseconds() - started)
       if pass.rescue {
         let readers = (pass.zbar ? 1 : 0) + (pass.zxing == nil ? 0 : 1)
         rescueRead += Double(image.width * image.height * readers) / 1e6
@@ -403,21 +500,40 @@ public final class BarcodeScanner {
       }
       findings.source += 1
       findings.passName = pass.name
-      let mapping: (Point) -> Point = { toImage(fromThin(toSource($0))) }
+      let mapping: (Point) -> Point = { toImage(toSource($0)) }
       for decoder in strategy.decoders {
         if findings.isSatisfied { break }
+        let decoding = Self.threadMilliseconds()
         switch decoder {
         case .zbar where pass.zbar:
           for record in zbarRecords(image, mapping: mapping) { findings.add(record) }
+          cost.zbar += Self.threadMilliseconds() - decoding
         case .zxing:
           if let reader = pass.zxing {
             readAll(with: reader, image, mapping: mapping, zbarAround: useZBar && !pass.zbar, into: &findings)
+            cost.zxing += Self.threadMilliseconds() - decoding
           }
         default:
           break
         }
       }
+      if findings.passCosts != nil { findings.passCosts!.append(cost) }
     }
+  }
+
+  /// Whether an image whose first looks read nothing shows enough code-like blocks for the other
+  /// passes; with the trace on, notes the gate's features over its grid.
+  private func passesGate(_ gray: Bitmap, gated: Bool, findings: inout Findings) -> Bool {
+    if findings.passCosts != nil {
+      findings.gateFeatures[findings.scanName] = CodeRegions.codeLikeBlocks(
+        in: gray, energies: CodeGate.traceEnergies, coherences: CodeGate.traceCoherences)
+    }
+    guard gated, let gate = strategy.codeGate else { return true }
+    let started = Self.threadMilliseconds()
+    let blocks = CodeRegions.codeLikeBlocks(in: gray, energy: gate.energy, coherence: gate.coherence)
+    findings.noteCost(
+      of: "gate", pixels: gray.width * gray.height, prepare: Self.threadMilliseconds() - started)
+    return blocks >= gate.blocks
   }
 
   /// Rescue passes that each read one of the first `count` code-like regions, cut upright (and

@@ -54,6 +54,35 @@ public enum CodeRegions {
       .map { field.rectangle(around: $0.blocks) }
   }
 
+  /// The evidence that an image holds a code at all, for stopping a scan's retries early: how many
+  /// blocks the largest 8-connected group of code-like blocks has. A block is code-like when its
+  /// mean gradient per pixel is at least `energy` and its edges agree in direction (bars in 2θ, a
+  /// module grid in 4θ) by at least `coherence` of their magnitude. Unlike `find`'s threshold,
+  /// which is relative to the image's strongest block, these are absolute, so an image without a
+  /// code can score zero.
+  public static func codeLikeBlocks(in gray: Bitmap, energy: Double, coherence: Double, block: Int = 8) -> Int
+  {
+    precondition(gray.format == .gray)
+    guard let field = BlockGradients(gray, block: block) else { return 0 }
+    return field.largestGroup(
+      where: field.codeLike(energy: energy * Double(block * block), coherence: coherence))
+  }
+
+  /// `codeLikeBlocks` for every pair of the given energies and coherences, in that order (energy
+  /// major), from one pass over the pixels: what bench/barcodes/fit_code_gate.py fits the gate on.
+  public static func codeLikeBlocks(in gray: Bitmap, energies: [Double], coherences: [Double], block: Int = 8)
+    -> [Int]
+  {
+    guard let field = BlockGradients(gray, block: block) else {
+      return energies.flatMap { _ in coherences.map { _ in 0 } }
+    }
+    return energies.flatMap { e in
+      coherences.map { c in
+        field.largestGroup(where: field.codeLike(energy: e * Double(block * block), coherence: c))
+      }
+    }
+  }
+
   /// The region cut out upright at `scale` times its size; `toSource` maps a point of the cut back
   /// to the image's pixels. Nil when the region is degenerate.
   public static func upright(_ region: Region, of gray: Bitmap, scale: Double = 1)
@@ -134,6 +163,9 @@ private struct BlockGradients {
   var energy: [Double]
   var cos4: [Double]
   var sin4: [Double]
+  /// The direction taken twice: bars agree, a square grid's two directions cancel.
+  var cos2: [Double]
+  var sin2: [Double]
 
   init?(_ gray: Bitmap, block: Int) {
     let w = gray.width, h = gray.height
@@ -145,6 +177,8 @@ private struct BlockGradients {
     energy = [Double](repeating: 0, count: bw * bh)
     cos4 = [Double](repeating: 0, count: bw * bh)
     sin4 = [Double](repeating: 0, count: bw * bh)
+    cos2 = [Double](repeating: 0, count: bw * bh)
+    sin2 = [Double](repeating: 0, count: bw * bh)
     gray.pixels.withUnsafeBufferPointer { p in
       for y in 1..<(bh * block - 1) where y < h - 1 {
         for x in 1..<(bw * block - 1) where x < w - 1 {
@@ -158,9 +192,50 @@ private struct BlockGradients {
           let c2 = (gx * gx - gy * gy) / m2, s2 = 2 * gx * gy / m2
           cos4[b] += m * (c2 * c2 - s2 * s2)
           sin4[b] += m * 2 * s2 * c2
+          cos2[b] += m * c2
+          sin2[b] += m * s2
         }
       }
     }
+  }
+
+  /// Per block, whether its summed gradient reaches `energy` and its directions agree by
+  /// `coherence` (bars or a grid).
+  func codeLike(energy minimum: Double, coherence: Double) -> [Bool] {
+    energy.indices.map { b in
+      let e = energy[b]
+      guard e >= minimum, e > 0 else { return false }
+      let bars = (cos2[b] * cos2[b] + sin2[b] * sin2[b]).squareRoot() / e
+      let grid = (cos4[b] * cos4[b] + sin4[b] * sin4[b]).squareRoot() / e
+      return max(bars, grid) >= coherence
+    }
+  }
+
+  /// The number of blocks in the largest 8-connected group of marked blocks.
+  func largestGroup(where marked: [Bool]) -> Int {
+    var seen = [Bool](repeating: false, count: marked.count)
+    var largest = 0
+    for start in marked.indices where marked[start] && !seen[start] {
+      var stack = [start], size = 0
+      seen[start] = true
+      while let b = stack.popLast() {
+        size += 1
+        let bx = b % columns, by = b / columns
+        for dy in -1...1 {
+          for dx in -1...1 {
+            let nx = bx + dx, ny = by + dy
+            guard nx >= 0, ny >= 0, nx < columns, ny < rows else { continue }
+            let n = ny * columns + nx
+            if marked[n] && !seen[n] {
+              seen[n] = true
+              stack.append(n)
+            }
+          }
+        }
+      }
+      largest = max(largest, size)
+    }
+    return largest
   }
 
   /// The groups of blocks at or above `threshold` (4-connected, or within `reach` blocks), in scan

@@ -4,9 +4,11 @@ import SnapsortNative
 
 /// Needs `ImagePixels`, uses `CardCrop`; produces `CodeReads`.
 ///
-/// Finds every barcode and QR code with zbar and zxing-cpp: in the card crop when there is one,
-/// then in the analysis copy, then the full-resolution image as a last resort, each through the
-/// passes of `BarcodeScanner` until the expected number of codes is found (quads in image pixels).
+/// Finds every barcode and QR code with zbar and zxing-cpp through the passes of `BarcodeScanner`
+/// until the expected number of codes is found (quads in image pixels): the first looks of the
+/// card crop when there is one and of the analysis copy, then the crop's other passes (behind the
+/// code gate), the analysis copy's other passes when it is small, and the full-resolution image
+/// as a last resort.
 public final class BarcodeStage: Stage {
   public static let name = "barcode"
   public static let summary =
@@ -52,6 +54,15 @@ public final class BarcodeStage: Stage {
     /// The rescue's work per scanned image: megapixels read (a copy's pixels times the decoders
     /// reading it), counted rather than timed so that records do not depend on machine load.
     public var rescueBudgetMegapixels: Double = 5
+    /// When the plain and inverted reads of the card crop and of the whole image find nothing,
+    /// the crop's other passes run only if it has a group of at least `code_gate_blocks` blocks of
+    /// 8 × 8 pixels whose mean gradient reaches `code_gate_energy` and whose edges agree in
+    /// direction (bars or a module grid) by `code_gate_coherence`; 0 blocks: no gate. Fitted on
+    /// training images by bench/barcodes/fit_code_gate.py at half the smallest count of a crop
+    /// whose code those passes read (bench/barcodes/SPEED.md).
+    public var codeGateBlocks: Int = 90
+    public var codeGateEnergy: Double = 24
+    public var codeGateCoherence: Double = 0.8
     public init() {}
   }
 
@@ -64,6 +75,11 @@ public final class BarcodeStage: Stage {
     }
     guard (0...1_000).contains(options.rescueBudgetMegapixels) else {
       throw ConfigError(path: "rescue_budget_megapixels", "must be 0…1000")
+    }
+    guard options.codeGateBlocks >= 0, options.codeGateEnergy >= 0,
+      (0...1).contains(options.codeGateCoherence)
+    else {
+      throw ConfigError(path: "code_gate_blocks", "blocks and energy must be ≥ 0, coherence 0…1")
     }
     guard (0...64).contains(options.expectedCodes) else {
       throw ConfigError(path: "expected_codes", "must be 0…64")
@@ -90,47 +106,71 @@ public final class BarcodeStage: Stage {
     strategy.zxingTryRotate = options.zxingTryRotate
     strategy.rescue = options.rescuePasses
     strategy.rescueMegapixels = options.rescueBudgetMegapixels
+    if options.codeGateBlocks > 0 {
+      strategy.codeGate = .init(
+        energy: options.codeGateEnergy, coherence: options.codeGateCoherence, blocks: options.codeGateBlocks)
+    }
     self.scanner = try BarcodeScanner(strategy: strategy)
   }
 
   public func process(_ item: PhotoItem) throws {
-    var findings = BarcodeScanner.Findings(expectedCodes: options.expectedCodes)
-    let keepGoing = { item.secondsRemaining > 0 }
     let pixels = try item.pixels()
-    if let card = item.artifacts[CardCrop.self], card.quad.count == 4,
-      let toImage = Homography(
-        from: [
-          Point(0, 0), Point(Double(card.image.width), 0),
-          Point(Double(card.image.width), Double(card.image.height)), Point(0, Double(card.image.height)),
-        ], to: card.quad)
-    {
+    markFound(try read(item, pixels: pixels), of: item, pixels: pixels)
+  }
+
+  /// Every scan the stage makes of one image, until its code is confirmed.
+  private func read(_ item: PhotoItem, pixels: ImagePixels) throws -> BarcodeScanner.Findings {
+    var findings = BarcodeScanner.Findings(expectedCodes: options.expectedCodes)
+    if traces { findings.passCosts = [] }
+    let keepGoing = { item.secondsRemaining > 0 }
+    let crop = Self.cardCrop(of: item)
+    // The crop's first looks, then the whole image's, then the crop's other passes: a code beside
+    // the card (a wallet screenshot's panel) is read before the crop's retries run for nothing.
+    if let (gray, toImage) = crop {
       findings.scanName = "crop"
-      scanner.scan(card.image.grayscale(), toImage: toImage.apply, into: &findings, keepGoing: keepGoing)
+      scanner.scan(gray, toImage: toImage, into: &findings, looks: .first, keepGoing: keepGoing)
     }
-    if findings.records.isEmpty || (options.expectedCodes == 0) {
-      let analysis = pixels.analysis, scale = pixels.analysisScale
-      // A large photo (thorough_max_pixels) gets the quick reads only, even when its card's own
-      // area had every pass. A small image gets every pass whether or not a card was cut from
-      // it: the "card" in a close-up of a code is often the code or its label, and its crop,
-      // stretched to a card's shape, distorts a square code (five of aztec-2's photos read
-      // whole, not as the crop).
+    let analysis = pixels.analysis, scale = pixels.analysisScale
+    // A large photo (thorough_max_pixels) gets the quick reads only, even when its card's own
+    // area had every pass. A small image gets every pass whether or not a card was cut from
+    // it: the "card" in a close-up of a code is often the code or its label, and its crop,
+    // stretched to a card's shape, distorts a square code (five of aztec-2's photos read
+    // whole, not as the crop).
+    let thorough = analysis.pixelCount <= options.thoroughMaxPixels
+    let analysisGray = lazyGray(analysis)
+    let toAnalysis: (Point) -> Point = { Point($0.x * scale, $0.y * scale) }
+    if needsMore(findings) {
       findings.scanName = "analysis"
       scanner.scan(
-        analysis.grayscale(), toImage: { Point($0.x * scale, $0.y * scale) }, into: &findings,
-        thorough: analysis.pixelCount <= options.thoroughMaxPixels, keepGoing: keepGoing)
-      if findings.records.isEmpty, options.fullResolutionFallback, scale > 1.01, keepGoing() {
-        let full = try pixels.full()
-        let reduced = full.fitting(maxSide: options.fallbackMaxSide)
-        if reduced.width < full.width || analysis.width < reduced.width {
-          let factor = Double(full.width) / Double(reduced.width)
-          // Only small codes gain from more pixels, and the plain reads are what finds them.
-          findings.scanName = "full"
-          scanner.scan(
-            reduced.grayscale(), toImage: { Point($0.x * factor, $0.y * factor) }, into: &findings,
-            thorough: false, keepGoing: keepGoing)
-        }
+        analysisGray(), toImage: toAnalysis, into: &findings, thorough: thorough, looks: .first,
+        keepGoing: keepGoing)
+    }
+    if let (gray, toImage) = crop, !findings.isSatisfied {
+      findings.scanName = "crop"
+      scanner.scan(gray, toImage: toImage, into: &findings, looks: .rest, gated: true, keepGoing: keepGoing)
+    }
+    if needsMore(findings), thorough {
+      findings.scanName = "analysis"
+      scanner.scan(
+        analysisGray(), toImage: toAnalysis, into: &findings, thorough: thorough, looks: .rest,
+        keepGoing: keepGoing)
+    }
+    if needsMore(findings), options.fullResolutionFallback, scale > 1.01, keepGoing() {
+      let full = try pixels.full()
+      let reduced = full.fitting(maxSide: options.fallbackMaxSide)
+      if reduced.width < full.width || analysis.width < reduced.width {
+        let factor = Double(full.width) / Double(reduced.width)
+        // Only small codes gain from more pixels, and the plain reads are what finds them.
+        findings.scanName = "full"
+        scanner.scan(
+          reduced.grayscale(), toImage: { Point($0.x * factor, $0.y * factor) }, into: &findings,
+          thorough: false, keepGoing: keepGoing)
       }
     }
+    return findings
+  }
+
+  private func markFound(_ findings: BarcodeScanner.Findings, of item: PhotoItem, pixels: ImagePixels) {
     var found = findings.sorted
     let centre: Point
     if let card = item.artifacts[CardCrop.self], card.quad.count == 4 {
@@ -152,8 +192,42 @@ public final class BarcodeStage: Stage {
         barcodes: found, notes: (found.isEmpty ? ["no code found"] : []) + unconfirmed + findings.notes))
   }
 
+  /// Whether the whole image is still to be read: no confirmed code yet, or every code wanted.
+  private func needsMore(_ findings: BarcodeScanner.Findings) -> Bool {
+    findings.records.isEmpty || options.expectedCodes == 0
+  }
+
+  /// The card crop's grey pixels and their mapping to the image's, when a card was found.
+  private static func cardCrop(of item: PhotoItem) -> (Bitmap, (Point) -> Point)? {
+    guard let card = item.artifacts[CardCrop.self], card.quad.count == 4,
+      let toImage = Homography(
+        from: [
+          Point(0, 0), Point(Double(card.image.width), 0),
+          Point(Double(card.image.width), Double(card.image.height)), Point(0, Double(card.image.height)),
+        ], to: card.quad)
+    else { return nil }
+    return (card.image.grayscale(), toImage.apply)
+  }
+
+  /// The grey copy of `image`, made when first asked for and kept for the second scan.
+  private func lazyGray(_ image: Bitmap) -> () -> Bitmap {
+    var gray: Bitmap?
+    return {
+      if let gray { return gray }
+      let made = image.grayscale()
+      gray = made
+      return made
+    }
+  }
+
   private static func trace(_ findings: BarcodeScanner.Findings, of item: PhotoItem) {
-    let line: [String: Any] = ["barcode_trace": ["item": item.relativePath, "candidates": findings.trace]]
+    let line: [String: Any] = [
+      "barcode_trace": [
+        "item": item.relativePath, "candidates": findings.trace,
+        "passes": (findings.passCosts ?? []).map(\.json),
+        "gate_features": findings.gateFeatures,
+      ]
+    ]
     guard var data = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]) else { return }
     data.append(UInt8(ascii: "\n"))
     FileHandle.standardError.write(data)
