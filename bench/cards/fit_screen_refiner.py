@@ -37,6 +37,22 @@ top may be inside the card's lower edge, blurred by the panel's shadow): into 0 
 266 / 268 / 268; committed 0.05. Tried and left out: where no four steps have the card's aspect, placing a
 hidden fourth side (a black card's bottom on a black theme, a card off the screen) from the aspect
 of three strong ones: 264-266 whether allowed inside the search box, beyond the image, or both.
+
+Third set, 2026-11-26 (`--split train --seed 8311`, 300 screenshots; the detector alone: 155 at IoU
+>= 0.9; the previous point: 267 here, the binary 264). A card running off the left or right screen
+edge (12 of the binary's 36 misses) is placed from the aspect when its top, bottom and one side are
+steps, the top and bottom steps run to the screen's edge (median over `edge_run` of the screen's
+width) and the placed side lies `off_screen` of the card's width beyond it, scored by the area on
+the screen: off_screen 0.01 or 0.03 give 270 (edge_run 0.02 / 0.03 / 0.05 alike, in a grid over it), none lost. Without
+`off_screen` a texture peak one pixel from the edge placed a side just outside it (a loss).
+Committed: off_screen 0.01, edge_run 0.03 (binary: 267). Tried and left out: the strip above a
+panel reaching 0.25 card heights into the panel's quad (+1 here, but a band inside the card then
+paired with a row of the panel below); and, where the four-sided search above a panel fails, a card
+placed from three sides of steps >= `implied` (12 / 30 / 50: +4 / +5 / +4 here, with the placed side
+rejected where the two sides meeting it run on past it, `runs_on`): the binary with it changed the
+quad of 9 of the 26 Apple-Wallet-style passes (no card rectangle) of held-out seed 7202 and their
+colour (ΔE00 < 10) fell from 21 to 13 of 26; train has no passes (that app family is held out), so
+this cannot be fitted here.
 """
 import argparse, itertools, json, math, os, sys
 
@@ -90,7 +106,33 @@ def peaks(v, h, side, box, reach, p):
     return found
 
 
-def search(v, h, box, reach, p):
+def running_off(v, h, c, p):
+    """A card running off the left or right screen edge: top, bottom and the side on the screen
+    are steps, the other side placed from the aspect beyond the edge, where the top and bottom
+    steps run to; scored by the area on the screen."""
+    screen = v.shape[1] + 1
+    run = max(2, int(p["edge_run"] * screen))
+    best = None
+    for t, b in itertools.product(c["t"], c["b"]):
+        if b[0] <= t[0] or t[1] < p["minimum"] or b[1] < p["minimum"]:
+            continue
+        width = int(round(ASPECT * (b[0] - t[0])))
+        beyond = p["off_screen"] * width
+        def reaches(x0, x1):
+            return min(median_step(v, h, False, t[0], (x0, x1)), median_step(v, h, False, b[0], (x0, x1))) >= p["minimum"]
+        for r in c["r"]:
+            score = r[0] * (b[0] - t[0])
+            if r[1] >= p["minimum"] and r[0] - width < -beyond and (best is None or score > best[0]) and reaches(0, run):
+                best = (score, (r[0] - width, t[0], r[0], b[0]), 0)
+        for l in c["l"]:
+            score = (screen - l[0]) * (b[0] - t[0])
+            if l[1] >= p["minimum"] and l[0] + width - screen > beyond and (best is None or score > best[0]) \
+                    and reaches(screen - run, screen):
+                best = (score, (l[0], t[0], l[0] + width, b[0]), 0)
+    return best
+
+
+def search(v, h, box, reach, p, running=False):
     if box[2] - box[0] < 32 or box[3] - box[1] < 20:
         return None
     c = {side: peaks(v, h, side, box, reach, p) for side in "ltrb"}
@@ -105,13 +147,60 @@ def search(v, h, box, reach, p):
         score = w * hh * math.exp(-(e / p["spread"]) ** 2)
         if best is None or score > best[0]:
             best = (score, (l[0], t[0], r[0], b[0]), min(l[1], t[1], r[1], b[1]))
+    if running and p.get("off_screen") is not None:
+        off = running_off(v, h, c, p)
+        if off and off[0] > (best[0] if best else 0):
+            best = off
     return best and best[1:]
+
+
+def runs_on(v, h, l, t, r, b, placed, p):
+    """The two sides meeting the placed side are still steps 3 to 12 % of the size past it."""
+    if placed in "tb":
+        hh = b - t
+        lo, hi = (b + int(0.03 * hh), b + int(0.12 * hh)) if placed == "b" else (t - int(0.12 * hh), t - int(0.03 * hh))
+        if lo < 0 or hi > v.shape[0]:
+            return False
+        return min(median_step(v, h, True, l, (lo, hi)), median_step(v, h, True, r, (lo, hi))) >= p["minimum"]
+    ww = r - l
+    lo, hi = (r + int(0.03 * ww), r + int(0.12 * ww)) if placed == "r" else (l - int(0.12 * ww), l - int(0.03 * ww))
+    if lo < 0 or hi > h.shape[1]:
+        return False
+    return min(median_step(v, h, False, t, (lo, hi)), median_step(v, h, False, b, (lo, hi))) >= p["minimum"]
+
+
+def three_sides(v, h, box, reach, p):
+    """The largest card-aspect rectangle three of whose sides are peaks of at least `implied`, the
+    fourth placed from the aspect (a white card's side on a white theme has no step)."""
+    if box[2] - box[0] < 32 or box[3] - box[1] < 20:
+        return None
+    c = {side: [q[0] for q in peaks(v, h, side, box, reach, p) if q[1] >= p["implied"]] for side in "ltrb"}
+    best = None
+    def consider(l, t, r, b, placed):
+        nonlocal best
+        if r > l and b > t and (best is None or (r - l) * (b - t) > best[0]) and not runs_on(v, h, l, t, r, b, placed, p):
+            best = ((r - l) * (b - t), (l, t, r, b))
+    for l, r in itertools.product(c["l"], c["r"]):
+        if r > l:
+            hh = int(round((r - l) / ASPECT))
+            for t in c["t"]:
+                consider(l, t, r, t + hh, "b")
+            for b in c["b"]:
+                consider(l, b - hh, r, b, "t")
+    for t, b in itertools.product(c["t"], c["b"]):
+        if b > t:
+            ww = int(round((b - t) * ASPECT))
+            for l in c["l"]:
+                consider(l, t, l + ww, b, "r")
+            for r in c["r"]:
+                consider(r - ww, t, r, b, "l")
+    return best and best[1]
 
 
 def refine(v, h, quad, p):
     xs, ys = [q[0] for q in quad], [q[1] for q in quad]
     box = (min(xs), min(ys), max(xs), max(ys))
-    found = search(v, h, box, p["reach"], p)
+    found = search(v, h, box, p["reach"], p, running=True)
     if found:
         box = found[0]
     x0, y0, x1, _ = box
@@ -123,6 +212,8 @@ def refine(v, h, quad, p):
         card = search(v, h, above, p["above_reach"], p)
         if card and card[1] >= 2 * p["minimum"]:
             box = card[0]
+        elif p.get("implied"):
+            box = three_sides(v, h, above, p["above_reach"], p) or box
     x0, y0, x1, y1 = box
     height = (x1 - x0) / ASPECT
     if y1 - y0 > p["tallness"] * height:
@@ -160,7 +251,8 @@ def main():
             if t.get("quad"):
                 items.append((t, records.get(t["file"])))
     grid = {"reach": [0.25], "relative": [0.05], "spread": [0.01], "tolerance": [0.03],
-            "minimum": [6], "tilt": [2.0], "sharpness": [2], "into": [0, 0.05, 0.1]}
+            "minimum": [6], "tilt": [2.0], "sharpness": [2], "into": [0.05, 0.25],
+            "off_screen": [None, 0.01, 0.03], "edge_run": [0.03], "implied": [None, 12, 30, 50]}
     fixed = {"outward": 3, "widening": 0.08, "gap": 0.35, "above_reach": 0.45, "tallness": 1.25}
     before = sum(bool(q) and iou(t["quad"], q) >= 0.9 for t, q in items)
     print(f"{len(items)} train screenshots with a card quad; detector alone: {before} at IoU >= 0.9")

@@ -43,6 +43,13 @@ struct ScreenCardRefiner {
   /// How far, in card heights, the strip reaches down into the panel's quad: fitted through the
   /// blur of the panel's shadow, its top may lie above the card's lower edge.
   var aboveInto = 0.05
+  /// A card running off the left or right edge of the screen (a wallet's carousel, a card
+  /// scrolled aside) has no fourth side to find: it is placed from the card's aspect when it
+  /// lies at least this share of the card's width beyond the screen's edge...
+  var offScreen = 0.01
+  /// ...and the card's top and bottom steps reach the screen's edge: their median step over
+  /// this share of the screen's width next to it is an edge too.
+  var edgeRun = 0.03
   /// A quad this many card heights tall (for its width) is a card with something below it.
   var tallness = 1.25
   /// Largest angle, in degrees, between a side and the image's axes for the quad to be upright.
@@ -60,8 +67,8 @@ struct ScreenCardRefiner {
   func refine(_ quad: [Point]) -> [Point]? {
     guard quad.count == 4, isUpright(quad) else { return nil }
     let xs = quad.map(\.x), ys = quad.map(\.y)
-    guard let found = search(Box(x0: xs.min()!, y0: ys.min()!, x1: xs.max()!, y1: ys.max()!), reach: reach)
-    else { return nil }
+    let box = Box(x0: xs.min()!, y0: ys.min()!, x1: xs.max()!, y1: ys.max()!)
+    guard let found = search(box, reach: reach, runningOff: true) else { return nil }
     return found.quad
   }
 
@@ -103,12 +110,17 @@ struct ScreenCardRefiner {
     var x0: Double, y0: Double, x1: Double, y1: Double
   }
 
-  /// The combination of peaks, one per side of `box`, searched up to `reach` of its height in.
-  private func search(_ box: Box, reach: Double) -> (quad: [Point], weakestStep: Int)? {
+  /// The combination of peaks, one per side of `box`, searched up to `reach` of its height in;
+  /// with `runningOff`, also a card whose left or right side lies beyond the screen's edge.
+  private func search(_ box: Box, reach: Double, runningOff: Bool = false) -> (
+    quad: [Point], weakestStep: Int
+  )? {
     guard box.x1 - box.x0 >= 32, box.y1 - box.y0 >= 20 else { return nil }
     var peaks: [Side: [Peak]] = [:]
     for side in Side.allCases { peaks[side] = self.peaks(side, box: box, reach: reach) }
-    guard let best = bestCombination(peaks) else { return nil }
+    var best = bestCombination(peaks)
+    if runningOff, let off = bestRunningOff(peaks), off.score > best?.score ?? 0 { best = off }
+    guard let best else { return nil }
     let (l, t, r, b) = (
       Double(best.l.position), Double(best.t.position), Double(best.r.position), Double(best.b.position)
     )
@@ -202,12 +214,15 @@ struct ScreenCardRefiner {
     return 255
   }
 
+  /// One peak per side and the combination's score.
+  private typealias Combination = (score: Double, l: Peak, t: Peak, r: Peak, b: Peak)
+
   /// The combination of one peak per side with the card's aspect and the largest area, weighed
   /// by how close its aspect is to the card's.
-  private func bestCombination(_ peaks: [Side: [Peak]]) -> (l: Peak, t: Peak, r: Peak, b: Peak)? {
+  private func bestCombination(_ peaks: [Side: [Peak]]) -> Combination? {
     let lefts = peaks[.left] ?? [], rights = peaks[.right] ?? []
     let tops = peaks[.top] ?? [], bottoms = peaks[.bottom] ?? []
-    var best: (score: Double, sides: (l: Peak, t: Peak, r: Peak, b: Peak))?
+    var best: Combination?
     for l in lefts {
       for r in rights where r.position > l.position {
         for t in tops {
@@ -216,12 +231,49 @@ struct ScreenCardRefiner {
             let error = abs(width / height / CardDetector.cardAspect - 1)
             guard error <= aspectTolerance else { continue }
             let score = width * height * exp(-(error / aspectSpread) * (error / aspectSpread))
-            if score > best?.score ?? 0 { best = (score, (l, t, r, b)) }
+            if score > best?.score ?? 0 { best = (score, l, t, r, b) }
           }
         }
       }
     }
-    return best?.sides
+    return best
+  }
+
+  /// The card running off the left or right edge of the screen: a top, a bottom and the one side
+  /// on the screen, each a step of its own, the other side placed from the card's aspect beyond
+  /// the edge, where the top and bottom steps run to. Scored by the area on the screen, so a
+  /// band inside the card (as good a side, further in) does not win.
+  private func bestRunningOff(_ peaks: [Side: [Peak]]) -> Combination? {
+    let screen = image.width
+    let run = max(2, Int(edgeRun * Double(screen)))
+    var best: Combination?
+    for t in peaks[.top] ?? [] where t.step >= minimumStep {
+      for b in peaks[.bottom] ?? [] where b.position > t.position && b.step >= minimumStep {
+        let width = Int((CardDetector.cardAspect * Double(b.position - t.position)).rounded())
+        let beyond = offScreen * Double(width)
+        let height = Double(b.position - t.position)
+        func reachesEdge(_ span: Range<Int>) -> Bool {
+          min(
+            medianStep(at: t.position, vertical: false, span: span),
+            medianStep(at: b.position, vertical: false, span: span))
+            >= minimumStep
+        }
+        for r in peaks[.right] ?? [] where r.step >= minimumStep && Double(r.position - width) < -beyond {
+          let score = Double(r.position) * height
+          if score > best?.score ?? 0, reachesEdge(0..<run) {
+            best = (score, (r.position - width, 0), t, r, b)
+          }
+        }
+        for l in peaks[.left] ?? []
+        where l.step >= minimumStep && Double(l.position + width - screen) > beyond {
+          let score = Double(screen - l.position) * height
+          if score > best?.score ?? 0, reachesEdge((screen - run)..<screen) {
+            best = (score, l, t, (l.position + width, 0), b)
+          }
+        }
+      }
+    }
+    return best
   }
 
 }

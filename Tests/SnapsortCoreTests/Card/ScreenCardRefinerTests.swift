@@ -152,4 +152,33 @@ final class ScreenCardRefinerTests: XCTestCase {
     // A quad of the card's own shape is not looked into.
     XCTAssertNil(refiner.cardAtTop(truth))
   }
+
+  func testACardRunningOffTheLeftEdgeIsPlacedFromItsAspect() throws {
+    // The same screen scrolled 100 pixels to the left: the card's left side is 60 pixels beyond
+    // the screen's edge, and its top and bottom run to it.
+    let full = screenshot(blur: 20, shadowAlpha: 0.4)
+    let shift = 100
+    let image = Bitmap(width: full.width - shift, height: full.height, format: .rgb) { out in
+      for y in 0..<full.height {
+        for x in 0..<(full.width - shift) {
+          for k in 0..<3 {
+            out[(y * (full.width - shift) + x) * 3 + k] = full.pixels[(y * full.width + x + shift) * 3 + k]
+          }
+        }
+      }
+    }
+    let visible = [Point(0, 196), Point(584, 196), Point(584, 610), Point(0, 610)]
+    let found = try XCTUnwrap(ScreenCardRefiner(image: image).refine(visible))
+    let expected = truth.map { Point($0.x - Double(shift), $0.y) }
+    for (point, corner) in zip(found, expected) {
+      XCTAssertEqual(point.x, corner.x, accuracy: 1.5)
+      XCTAssertEqual(point.y, corner.y, accuracy: 1)
+    }
+    // On the whole screen the same quad's left side is inside the card, not at the screen's edge:
+    // nothing is placed beyond the edge.
+    let inside = visible.map { Point($0.x + Double(shift), $0.y) }
+    if let refined = ScreenCardRefiner(image: full).refine(inside) {
+      XCTAssertGreaterThanOrEqual(refined.map(\.x).min() ?? -1, 0)
+    }
+  }
 }
