@@ -33,7 +33,7 @@ FEATURES = [
     "height", "height_to_tallest", "height_rank", "top", "lines_above", "centre_offset", "width",
     "confidence", "weakest_word", "log_letters", "letter_share", "kept_share", "words", "capitals",
     "digits", "boilerplate", "programme", "given_name", "person_name", "lines", "strokes_only",
-    "word_like", "coarse_reading", "line_gap",
+    "word_like", "coarse_reading", "line_gap", "image_line",
 ]
 
 

@@ -54,6 +54,11 @@ public final class OCRStage: Stage {
     /// name lines of generated training crops best at this height (bench/names/line_height.py);
     /// 0 keeps the crop's size.
     public var nameLineHeight: Int = 48
+    /// Lines found in a card crop's pixels (connected components of ink, either polarity, in luma
+    /// and colourfulness) that neither page reading has a legible line on, read on their own with
+    /// `name_languages` as name candidates: how many, tallest first; 0 for none. Each costs a
+    /// single-line reading (white type on a colour panel, display faces the page layout misses).
+    public var nameImageLines: Int = 2
     /// Bench only: a JSON Lines file every name candidate is appended to with its features, each
     /// read again with `name_languages`, for fitting the name model; "" for none.
     public var nameCandidatesFile: String = ""
@@ -87,6 +92,9 @@ public final class OCRStage: Stage {
     if !options.nameModel.isEmpty {
       try ConfigError.at("name_model") { try NameModel.load(from: context.resolve(options.nameModel)) }
     }
+    guard (0...5).contains(options.nameImageLines) else {
+      throw ConfigError(path: "name_image_lines", "use 0 to 5 lines")
+    }
     guard options.nameLineHeight == 0 || (16...128).contains(options.nameLineHeight) else {
       throw ConfigError(path: "name_line_height", "use 0 (keep the size) or 16 to 128 px")
     }
@@ -111,7 +119,8 @@ public final class OCRStage: Stage {
     let logsCandidates = !options.nameCandidatesFile.isEmpty
     self.nameReader = CardNameReader(
       model: options.nameModel.isEmpty ? nil : try NameModel.load(from: context.resolve(options.nameModel)),
-      nameEngine: options.nameLanguages.isEmpty || (options.nameRereads == 0 && !logsCandidates)
+      nameEngine: options.nameLanguages.isEmpty
+        || (options.nameRereads == 0 && options.nameImageLines == 0 && !logsCandidates)
         ? nil
         : try context.sharedEngines.engine(
           languages: options.nameLanguages, wordLists: options.nameWordLists),
@@ -122,7 +131,7 @@ public final class OCRStage: Stage {
         : try options.cyrillicLanguages.split(separator: ",").map {
           try context.sharedEngines.engine(languages: String($0))
         },
-      rereads: options.nameRereads, lineHeight: options.nameLineHeight,
+      rereads: options.nameRereads, lineHeight: options.nameLineHeight, imageLines: options.nameImageLines,
       candidatesLog: logsCandidates
         ? try CandidatesLog(url: URL(fileURLWithPath: options.nameCandidatesFile)) : nil)
   }
@@ -167,8 +176,8 @@ public final class OCRStage: Stage {
       cardCrop != nil && options.coarsePageHeight > 0 && !options.nameModel.isEmpty && !result.timedOut
       ? self.read(gray, isCardCrop: true, height: options.coarsePageHeight, deadline: remaining()) : nil
     let (names, catalogSpelling) = nameReader.names(
-      result, coarse: coarse.flatMap { $0.timedOut ? nil : $0 }, page: gray, file: item.relativePath,
-      deadline: remaining)
+      result, coarse: coarse.flatMap { $0.timedOut ? nil : $0 }, page: gray,
+      crop: cardCrop.map { ($0, plain) }, file: item.relativePath, deadline: remaining)
     item.artifacts.write(
       CardText(
         lines: lines,

@@ -17,6 +17,9 @@ struct CardNameReader {
   var rereads: Int
   /// Pixels a line's box is scaled to before it is read again; 0 keeps its size.
   var lineHeight: Int
+  /// How many lines found in the crop's pixels, and read by neither page reading, are read on
+  /// their own as candidates (`name_image_lines`).
+  var imageLines: Int = 0
   /// Where every candidate with its features and readings is appended (fitting only); nil for none.
   var candidatesLog: CandidatesLog?
 
@@ -31,24 +34,35 @@ struct CardNameReader {
   /// - Parameters:
   ///   - result: the page reading; `coarse`: the coarser second reading (`coarse_page_height`),
   ///     whose lines the name model ranks too.
+  ///   - crop: the card crop as found and its grey `luma`, where lines neither reading has are
+  ///     looked for; nil when the image is not a card crop.
   func names(
-    _ result: TesseractEngine.Result, coarse: TesseractEngine.Result?, page gray: Bitmap, file: String,
-    deadline: () -> Int
+    _ result: TesseractEngine.Result, coarse: TesseractEngine.Result?, page gray: Bitmap,
+    crop: (colour: Bitmap, luma: Bitmap)?, file: String, deadline: () -> Int
   ) -> (names: [String], catalogSpelling: Bool) {
-    let found =
-      model.map {
-        $0.rank(
-          NameLineCandidates.candidates(
-            page: result, coarse: coarse, width: Double(gray.width), height: Double(gray.height)))
+    let found: [CardNamePicker.Candidate]
+    if let model {
+      var candidates = NameLineCandidates.candidates(
+        page: result, coarse: coarse, width: Double(gray.width), height: Double(gray.height))
+      if let crop, !result.timedOut {
+        candidates += imageLineCandidates(
+          crop: crop.colour, luma: crop.luma, page: result, coarse: coarse, deadline: deadline)
       }
-      ?? CardNamePicker.candidates(lines: result.lines, words: result.words, height: Double(gray.height))
+      found = model.rank(candidates)
+    } else {
+      found = CardNamePicker.candidates(lines: result.lines, words: result.words, height: Double(gray.height))
+    }
     var names: [String] = []
     var catalogSpelling = false
     var logged: [CandidatesLog.Entry] = []
     for (rank, candidate) in found.enumerated() {
       var name = candidate.text
       if (rank < rereads || candidatesLog != nil) && !result.timedOut {
-        let reading = nameEngine.flatMap { reread(candidate, of: gray, with: $0, deadline: deadline()) }
+        // A line found in the pixels was read on its own already: its text is that reading.
+        let reading =
+          candidate.features["image_line"] == 1
+          ? LineReading(text: candidate.text, confidence: (candidate.features["confidence"] ?? 0) * 100)
+          : nameEngine.flatMap { reread(candidate, of: gray, with: $0, deadline: deadline()) }
         var reconciled = name
         if let reading {
           reconciled = CardNameReconciler.reconcile(page: name, diacritic: reading.text)

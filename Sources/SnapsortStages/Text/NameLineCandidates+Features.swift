@@ -46,6 +46,7 @@ extension NameLineCandidates {
         ? 1 : 0,
       "word_like": tokens.contains { CardNamePicker.looksLikeWord(String($0)) } ? 1 : 0,
       "coarse_reading": 0,
+      "image_line": 0,
       "line_gap": zip(boxes, boxes.dropFirst()).map { ($1.y - $0.y - $0.height) / max(1, lineHeight) }.max()
         ?? 0,
     ]

@@ -10,7 +10,7 @@ public enum NameLineCandidates {
     "height", "height_to_tallest", "height_rank", "top", "lines_above", "centre_offset", "width",
     "confidence", "weakest_word", "log_letters", "letter_share", "kept_share", "words", "capitals",
     "digits", "boilerplate", "programme", "given_name", "person_name", "lines", "strokes_only",
-    "word_like", "coarse_reading", "line_gap",
+    "word_like", "coarse_reading", "line_gap", "image_line",
   ]
 
   /// The candidates of the page reading, then those of the coarser second reading whose text the

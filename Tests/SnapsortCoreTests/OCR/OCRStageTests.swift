@@ -94,6 +94,24 @@ final class OCRStageTests: XCTestCase {
     XCTAssertEqual(try suggested(OCRStage.Options()), "etos")
   }
 
+  /// White type on a red wallet card (a `bench/gen/cards.py --split train` screenshot as the warp
+  /// stage cut it): tesseract's page layout reads no line of the name, at either page height; the
+  /// line found in the crop's pixels, cut out and read on its own, is the name.
+  func testNameFoundInThePixelsWhereThePageReadingHasNoLine() throws {
+    func suggested(imageLines: Int) throws -> String? {
+      let url = Self.fixtures.appendingPathComponent("hsbc-white-on-red-crop.jpg")
+      let item = PhotoItem(relativePath: url.lastPathComponent, url: url, outputDirectory: nil)
+      try LoadStage(options: .init(), context: StageContext()).process(item)
+      item.artifacts.write(CardCrop(image: try item.pixels().analysis, quad: [], file: nil))
+      var options = OCRStage.Options()
+      options.nameImageLines = imageLines
+      try OCRStage(options: options, context: StageContext()).process(item)
+      return item.record.card?.name?.suggested
+    }
+    XCTAssertNotEqual(try suggested(imageLines: 0), "HSBC")
+    XCTAssertEqual(try suggested(imageLines: OCRStage.Options().nameImageLines), "HSBC")
+  }
+
   func testPaymentNetworkAndLastFourWithTheNumberMasked() throws {
     for name in ["visa-demo", "mastercard-demo", "amex-demo"] {
       let (item, truth) = try read(name)

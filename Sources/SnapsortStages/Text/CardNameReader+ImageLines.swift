@@ -1,0 +1,93 @@
+import Foundation
+import SnapsortImaging
+import SnapsortNative
+
+extension CardNameReader {
+  /// Candidates from lines found in the crop's pixels (`TextLineFinder`) where neither the page
+  /// reading nor the coarse one has a legible line: the `imageLines` tallest, each cut from the map
+  /// it was found in, made dark on light, read on its own with the name engine and measured among
+  /// the page's lines (`image_line` 1; the reading is its text).
+  /// - Parameters:
+  ///   - crop: the card crop as found (RGB for the colourfulness map); `luma`: its grey.
+  func imageLineCandidates(
+    crop: Bitmap, luma: Bitmap, page: TesseractEngine.Result, coarse: TesseractEngine.Result?,
+    deadline: () -> Int
+  ) -> [CardNamePicker.Candidate] {
+    guard imageLines > 0, let nameEngine else { return [] }
+    // A line tesseract read with confidence is read; one it read as junk (display type read
+    // `KpamMHynisaA` at 5) is where a reading of the line on its own can help.
+    let read = (page.lines + (coarse?.lines ?? [])).filter { line in
+      line.confidence >= Self.confidentlyRead
+        && !NameLineCandidates.isNoise(CardNamePicker.clean(line, words: page.words + (coarse?.words ?? [])))
+    }
+    // Small print is read well by the page reading and is never the name.
+    let lines = TextLineFinder().lines(in: crop).filter { line in
+      line.box.height >= 0.04 * Double(crop.height) && !read.contains { Self.covers($0.box, line.box) }
+    }.prefix(imageLines)
+    var colourfulness: Bitmap?
+    var found: [CardNamePicker.Candidate] = []
+    for line in lines where deadline() > 0 {
+      if line.ink.colourfulness && colourfulness == nil { colourfulness = TextLineFinder.colourfulness(crop) }
+      let channel = line.ink.colourfulness ? colourfulness! : luma
+      guard let (image, scale, origin) = Self.inkImage(line, of: channel, height: lineHeight) else {
+        continue
+      }
+      let reading = nameEngine.recognize(image, segmentation: .singleLine, deadline: deadline())
+      guard !reading.timedOut, let first = reading.lines.first else { continue }
+      let toCrop = { (item: TesseractEngine.Item) -> TesseractEngine.Item in
+        var item = item
+        item.box = Box(
+          x: origin.x + item.box.x / scale, y: origin.y + item.box.y / scale, width: item.box.width / scale,
+          height: item.box.height / scale)
+        return item
+      }
+      let words = reading.words.map(toCrop)
+      // The words' boxes may reach a pixel or two past the components' once scaled back: the line
+      // holds them all, as a page reading's line holds its words.
+      let box = NameLineCandidates.union([line.box] + words.map(\.box))
+      let item = TesseractEngine.Item(
+        text: reading.lines.map(\.text).joined(separator: " "), box: box, confidence: first.confidence)
+      // Measured as one more line of the page, so that height rank and position compare like for like.
+      let measured = NameLineCandidates.candidates(
+        lines: page.lines + [item], words: page.words + words, width: Double(crop.width),
+        height: Double(crop.height))
+      if var candidate = measured.first(where: { $0.lineBoxes == [box] }) {
+        candidate.features["image_line"] = 1
+        found.append(candidate)
+      }
+    }
+    return found
+  }
+
+  /// Tesseract's line confidence from which a page reading's line is taken as read: junk readings
+  /// of large type fall well under it, and a line read again costs 15–30 ms.
+  static let confidentlyRead = 75.0
+
+  /// Whether a read line's box covers a found line: level with it by half the smaller height, and
+  /// over four fifths of its width.
+  static func covers(_ read: Box, _ found: Box) -> Bool {
+    let vertical = min(read.y + read.height, found.y + found.height) - max(read.y, found.y)
+    let horizontal = min(read.x + read.width, found.x + found.width) - max(read.x, found.x)
+    return vertical > 0.5 * min(read.height, found.height) && horizontal >= 0.8 * found.width
+  }
+
+  /// The line cut from `channel` with a margin of a third of its height, scaled so the line is
+  /// `height` pixels high, and thresholded (Otsu within the cut) to its ink black on white; with
+  /// the scale and the cut's origin in the crop, to put the reading's boxes back.
+  static func inkImage(_ line: TextLineFinder.Line, of channel: Bitmap, height: Int)
+    -> (Bitmap, Double, Point)?
+  {
+    guard var cut = lineImage(line.box, of: channel, height: height) else { return nil }
+    let margin = line.box.height / 3
+    let origin = Point(max(0, Double(Int(line.box.x - margin))), max(0, Double(Int(line.box.y - margin))))
+    let scale = height > 0 && line.box.height >= 4 ? Double(height) / line.box.height : 1
+    let threshold = UInt8(ReceiptImaging.otsu(cut))
+    let light = line.ink.light
+    cut.pixels.withUnsafeMutableBufferPointer { pixels in
+      for index in pixels.indices {
+        pixels[index] = (pixels[index] > threshold) == light ? 0 : 255
+      }
+    }
+    return (cut, scale, origin)
+  }
+}
