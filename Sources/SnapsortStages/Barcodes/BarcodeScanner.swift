@@ -313,6 +313,25 @@ public final class BarcodeScanner {
     let (gray, fromThin) = image.thickened(minimumSide: 24)
     let useZBar = strategy.decoders.contains(.zbar)
     let reader = strategy.decoders.contains(.zxing) ? zxing : nil
+    let cache = ScanCopies(gray)
+    var passes = firstLookPasses(gray, thorough: thorough, reader: reader, useZBar: useZBar)
+    if thorough {
+      passes += resizedPasses(gray, reader: reader, useZBar: useZBar)
+      passes += enhancedPasses(gray, cache: cache, reader: reader, useZBar: useZBar)
+      if strategy.rescue, let reader {
+        passes += rescuePasses(gray, cache: cache, reader: reader, useZBar: useZBar)
+      }
+    }
+    let chosen = passes.filter { looks == .all || $0.firstLook == (looks == .first) }
+    run(
+      chosen, gray: gray, gated: gated, cache: cache, mapping: { toImage(fromThin($0)) }, into: &findings,
+      keepGoing: keepGoing)
+  }
+
+  /// The first looks: the plain read, the inverted one, and try-harder when the fast reads find
+  /// nothing.
+  private func firstLookPasses(_ gray: Bitmap, thorough: Bool, reader: ZXingReader?, useZBar: Bool) -> [Pass]
+  {
     let identity: (Point) -> Point = { $0 }
     // A second look is the plain read with zxing without try-harder, and zbar only up to
     // analysis size: on a full-resolution photo zbar and try-harder each cost several times the
@@ -323,7 +342,6 @@ public final class BarcodeScanner {
     var passes = [
       Pass(name: "plain", zbar: firstZBar, zxing: firstReader, firstLook: true, prepare: { (gray, identity) })
     ]
-    let cache = ScanCopies(gray)
     if strategy.inverted, let firstReader {
       // zbar tests inverted codes itself; zxing 1.4 needs the inverted pixels.
       passes.append(
@@ -341,8 +359,15 @@ public final class BarcodeScanner {
           name: "try-harder", zbar: false, zxing: ZXingReader(options: options), onlyWhenNothingRead: true,
           firstLook: true, prepare: { (gray, identity) }))
     }
+    return passes
+  }
+
+  /// Passes that read the image at another size or with zxing's other binarisers.
+  private func resizedPasses(_ gray: Bitmap, reader: ZXingReader?, useZBar: Bool) -> [Pass] {
+    let identity: (Point) -> Point = { $0 }
+    var passes: [Pass] = []
     let shortest = min(gray.width, gray.height), longest = max(gray.width, gray.height)
-    if thorough, strategy.multiScale {
+    if strategy.multiScale {
       if shortest < 560 {
         passes.append(
           Pass(
@@ -359,7 +384,7 @@ public final class BarcodeScanner {
         )
       }
     }
-    if thorough, strategy.enhance, reader != nil {
+    if strategy.enhance, reader != nil {
       // zxing's other binarisers: a global threshold keeps thin bars that the local one merges
       // on blurred linear codes.
       for binarizer in [ZXingReader.Binarizer.fixedThreshold, .globalHistogram] {
@@ -369,7 +394,7 @@ public final class BarcodeScanner {
             prepare: { (gray, identity) }))
       }
     }
-    if thorough, strategy.multiScale, reader != nil {
+    if strategy.multiScale, reader != nil {
       // A 2-D code photographed at a slant is foreshortened along one axis; squeezing the other
       // axis brings its modules back to square enough for zxing 1.4's detectors.
       for (sx, sy) in [(1.0, 0.7), (0.7, 1.0)] {
@@ -384,11 +409,20 @@ public final class BarcodeScanner {
             }))
       }
     }
-    if thorough, strategy.enhance {
+    return passes
+  }
+
+  /// Passes on sharpened, contrast-stretched and rotated copies.
+  private func enhancedPasses(_ gray: Bitmap, cache: ScanCopies, reader: ZXingReader?, useZBar: Bool)
+    -> [Pass]
+  {
+    let identity: (Point) -> Point = { $0 }
+    var passes: [Pass] = []
+    if strategy.enhance {
       passes.append(
         Pass(name: "sharpened", zbar: useZBar, zxing: reader, prepare: { (cache.sharpened, identity) }))
     }
-    if thorough, strategy.enhance, reader != nil {
+    if strategy.enhance, reader != nil {
       // Contrast stretched over the 2nd–98th percentile, with a gamma that darkens (thin light
       // gaps between blurred bars) or lightens (modules of a code in shadow), the first also
       // enlarged: each read one more photo of zxing-cpp's test set that nothing else read.
@@ -407,7 +441,7 @@ public final class BarcodeScanner {
             }))
       }
     }
-    if thorough, strategy.rotations {
+    if strategy.rotations {
       for degrees in [30.0, -30.0] {
         passes.append(
           Pass(
@@ -418,47 +452,48 @@ public final class BarcodeScanner {
             }))
       }
     }
-    if thorough, strategy.rescue, let reader {
-      // bench/barcodes/FINDINGS.md's ranked passes, most files per millisecond first. Each read
-      // of a linear code here still needs a second opinion, which the later passes give.
-      var hard = reader.options
-      hard.tryHarder = true
-      let hardReader = ZXingReader(options: hard)
-      hard.binarizer = .globalHistogram
-      passes.append(
-        Pass(
-          name: "blurred-global", zbar: useZBar, zxing: ZXingReader(options: hard), rescue: true,
-          prepare: { (cache.blurred, identity) }))
-      // The same blurred copy with the local binariser: a second zxing read of what the first
-      // found (a one-library code needs two passes).
-      passes.append(
-        Pass(
-          name: "blurred", zbar: false, zxing: hardReader, rescue: true,
-          prepare: { (cache.blurred, identity) }))
-      passes += Self.regionPasses(
-        "region-sharpened", 3, zbar: useZBar, reader: hardReader, regions: { cache.regions }
-      ) {
-        cache.sharpened
-      }
-      // A code seen at a slant: its whole region's own corners warped to a rectangle (aztec-2/04,
-      // 11 of the training folders; a cut from the sharpened copy read no more).
-      passes += Self.regionPasses(
-        "region-rectified", 2, zbar: false, reader: hardReader, regions: { cache.rectifiedJoinedRegions }
-      ) { gray }
-      passes.append(
-        Pass(
-          name: "enlarged1.5", zbar: useZBar, zxing: hardReader, rescue: true,
-          prepare: { (gray.scaled(by: 1.5), { Point($0.x / 1.5, $0.y / 1.5) }) }))
-      passes += Self.regionPasses(
-        "region-enlarged", 2, zbar: false, reader: hardReader, regions: { cache.regions }, scale: 2
-      ) {
-        gray
-      }
+    return passes
+  }
+
+  /// The rescue: bench/barcodes/FINDINGS.md's ranked passes, most files per millisecond first.
+  /// Each read of a linear code here still needs a second opinion, which the later passes give.
+  private func rescuePasses(_ gray: Bitmap, cache: ScanCopies, reader: ZXingReader, useZBar: Bool) -> [Pass] {
+    let identity: (Point) -> Point = { $0 }
+    var passes: [Pass] = []
+    var hard = reader.options
+    hard.tryHarder = true
+    let hardReader = ZXingReader(options: hard)
+    hard.binarizer = .globalHistogram
+    passes.append(
+      Pass(
+        name: "blurred-global", zbar: useZBar, zxing: ZXingReader(options: hard), rescue: true,
+        prepare: { (cache.blurred, identity) }))
+    // The same blurred copy with the local binariser: a second zxing read of what the first
+    // found (a one-library code needs two passes).
+    passes.append(
+      Pass(
+        name: "blurred", zbar: false, zxing: hardReader, rescue: true,
+        prepare: { (cache.blurred, identity) }))
+    passes += Self.regionPasses(
+      "region-sharpened", 3, zbar: useZBar, reader: hardReader, regions: { cache.regions }
+    ) {
+      cache.sharpened
     }
-    let chosen = passes.filter { looks == .all || $0.firstLook == (looks == .first) }
-    run(
-      chosen, gray: gray, gated: gated, cache: cache, mapping: { toImage(fromThin($0)) }, into: &findings,
-      keepGoing: keepGoing)
+    // A code seen at a slant: its whole region's own corners warped to a rectangle (aztec-2/04,
+    // 11 of the training folders; a cut from the sharpened copy read no more).
+    passes += Self.regionPasses(
+      "region-rectified", 2, zbar: false, reader: hardReader, regions: { cache.rectifiedJoinedRegions }
+    ) { gray }
+    passes.append(
+      Pass(
+        name: "enlarged1.5", zbar: useZBar, zxing: hardReader, rescue: true,
+        prepare: { (gray.scaled(by: 1.5), { Point($0.x / 1.5, $0.y / 1.5) }) }))
+    passes += Self.regionPasses(
+      "region-enlarged", 2, zbar: false, reader: hardReader, regions: { cache.regions }, scale: 2
+    ) {
+      gray
+    }
+    return passes
   }
 
   /// Reads each pass's copy in order until `findings` is satisfied, the rescue's gate or budget
