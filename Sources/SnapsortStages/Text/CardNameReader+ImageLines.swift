@@ -20,15 +20,15 @@ extension CardNameReader {
       line.confidence >= Self.confidentlyRead
         && !NameLineCandidates.isNoise(CardNamePicker.clean(line, words: page.words + (coarse?.words ?? [])))
     }
+    // The maps the lines are found in are the ones they are cut from.
+    let colourfulness = crop.format == .rgb ? TextLineFinder.colourfulness(crop) : nil
     // Small print is read well by the page reading and is never the name.
-    let lines = TextLineFinder().lines(in: crop).filter { line in
+    let lines = TextLineFinder().lines(luma: luma, colourfulness: colourfulness).filter { line in
       line.box.height >= 0.04 * Double(crop.height) && !read.contains { Self.covers($0.box, line.box) }
     }.prefix(imageLines)
-    var colourfulness: Bitmap?
     var found: [CardNamePicker.Candidate] = []
     for line in lines where deadline() > 0 {
-      if line.ink.colourfulness && colourfulness == nil { colourfulness = TextLineFinder.colourfulness(crop) }
-      let channel = line.ink.colourfulness ? colourfulness! : luma
+      guard let channel = line.ink.colourfulness ? colourfulness : luma else { continue }
       guard let (image, scale, origin) = Self.inkImage(line, of: channel, height: lineHeight) else {
         continue
       }
@@ -77,10 +77,8 @@ extension CardNameReader {
   static func inkImage(_ line: TextLineFinder.Line, of channel: Bitmap, height: Int)
     -> (Bitmap, Double, Point)?
   {
-    guard var cut = lineImage(line.box, of: channel, height: height) else { return nil }
-    let margin = line.box.height / 3
-    let origin = Point(max(0, Double(Int(line.box.x - margin))), max(0, Double(Int(line.box.y - margin))))
-    let scale = height > 0 && line.box.height >= 4 ? Double(height) / line.box.height : 1
+    guard let (image, scale, origin) = lineCut(line.box, of: channel, height: height) else { return nil }
+    var cut = image
     let threshold = UInt8(ReceiptImaging.otsu(cut))
     let light = line.ink.light
     cut.pixels.withUnsafeMutableBufferPointer { pixels in

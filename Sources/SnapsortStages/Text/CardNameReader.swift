@@ -153,16 +153,27 @@ struct CardNameReader {
   /// box that ends where the background changes under the name, read worse:
   /// bench/names/line_margin.py.)
   static func lineImage(_ box: Box, of image: Bitmap, height: Int) -> Bitmap? {
+    lineCut(box, of: image, height: height)?.image
+  }
+
+  /// `lineImage` with the factor it was scaled by and the cut's top-left in `image`, to put a
+  /// reading's boxes back.
+  static func lineCut(_ box: Box, of image: Bitmap, height: Int) -> (
+    image: Bitmap, scale: Double, origin: Point
+  )? {
     let margin = box.height / 3
     let x0 = max(0, Int(box.x - margin)), y0 = max(0, Int(box.y - margin))
     let x1 = min(image.width, Int(box.x + box.width + margin))
     let y1 = min(image.height, Int(box.y + box.height + margin))
     guard x1 - x0 >= 8, y1 - y0 >= 8 else { return nil }
     let line = image.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-    guard height > 0, box.height >= 4 else { return line }
+    let origin = Point(Double(x0), Double(y0))
+    guard height > 0, box.height >= 4 else { return (line, 1, origin) }
     let scale = Double(height) / box.height
-    return line.resized(
+    let scaled = line.resized(
       width: max(8, Int((Double(line.width) * scale).rounded())),
       height: max(8, Int((Double(line.height) * scale).rounded())))
+    return (scaled, scale, origin)
   }
+
 }

@@ -39,12 +39,18 @@ public struct TextLineFinder: Sendable {
   /// components wins when several maps find it), most prominent first: by height times components
   /// up to four, so that two tiles of a pattern behind the type come after a word of type.
   public func lines(in image: Bitmap) -> [Line] {
-    let scale = image.height > workingHeight ? Double(workingHeight) / Double(image.height) : 1
-    let width = max(1, Int((Double(image.width) * scale).rounded()))
-    let height = max(1, Int((Double(image.height) * scale).rounded()))
+    lines(luma: image.grayscale(), colourfulness: image.format == .rgb ? Self.colourfulness(image) : nil)
+  }
+
+  /// `lines(in:)` on an image's grey and, for a colour image, its `colourfulness` map, when the
+  /// caller has them already.
+  public func lines(luma: Bitmap, colourfulness: Bitmap?) -> [Line] {
+    let scale = luma.height > workingHeight ? Double(workingHeight) / Double(luma.height) : 1
+    let width = max(1, Int((Double(luma.width) * scale).rounded()))
+    let height = max(1, Int((Double(luma.height) * scale).rounded()))
     guard width >= 32, height >= 32 else { return [] }
-    var maps: [(Bitmap, Bool, Int)] = [(image.grayscale(), false, minimumContrast.luma)]
-    if image.format == .rgb { maps.append((Self.colourfulness(image), true, minimumContrast.colourfulness)) }
+    var maps: [(Bitmap, Bool, Int)] = [(luma, false, minimumContrast.luma)]
+    if let colourfulness { maps.append((colourfulness, true, minimumContrast.colourfulness)) }
     var found: [Line] = []
     for (channel, isColourfulness, contrast) in maps {
       let small = scale < 1 ? channel.resized(width: width, height: height) : channel
