@@ -63,12 +63,6 @@ extension ExpectedRecords {
 
   private static func longerSide(of quad: Quad) -> Double {
     let corners = quad.corners
-    var longest = 0.0
-    for index in corners.indices {
-      let a = corners[index]
-      let b = corners[(index + 1) % corners.count]
-      longest = max(longest, ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot())
-    }
-    return longest
+    return corners.indices.map { Quad.distance(corners[$0], corners[($0 + 1) % corners.count]) }.max() ?? 0
   }
 }
