@@ -21,6 +21,17 @@ print the same 12-digit GST id or the same hotline). The first rule (fewest rows
 / 1.0 / 0.5, which joined two held-out labelled merchants (B & BEST RESTAURANT, MEI LET
 RESTAURANT: short words alike once OCR's confusions are folded); the conservative tie rule was
 added after seeing that, so fold 4 is not a clean held-out figure for the rule itself.
+
+Refitted 2026-11-26 (second time) with two more choices in the grid: a word one edit from a legal
+form of 3+ characters counts as one when an exactly spelled legal form stands beside it (`SDN
+BAD`, `SDS BHD`), and words of up to 0/1/2 characters need no counterpart (`... ENTERPRISE Pu`).
+Records: receipts preset over the 345 SROIE receipts, main at about 00ddb08 (the `out-cur-fold*`
+runs of the receipt-cpu branch). Chosen on folds 0-3: max_distance 0.20, common-word weight 0.3,
+word distance 0.34, near legal forms on, short words 2. This script's grouping before -> after:
+folds 0-3 126 -> 123 rows for 113 merchants, fold 4 35 -> 34 for 29 (1.21x -> 1.17x), all 160 ->
+156 for 142; the product (`--store`, one store of all five folds) after: 124 / 35 / 157 rows, 3 /
+0 / 11 false pairs. Fold 4's unjoined rows had been listed (not tuned on) before the two rules
+were written from the training folds' list, so fold 4 is not a clean held-out figure for them.
 """
 import argparse, collections, itertools, json, os, re, sqlite3, unicodedata
 
@@ -39,10 +50,19 @@ def fold(s):
     return "".join(c for c in s if not unicodedata.combining(c))
 
 
-def words(name):
+def words(name, near_legal=False):
+    """near_legal: a word of 3+ characters one edit from a legal form of 3+ is one too when a
+    legal form spelled exactly stands beside it (`SDN BAD`, `SDS BHD`)."""
     s = re.sub(r"\([^)]*\)", " ", fold(name))
     legal = {cfold(w) for w in LEGAL}
-    return tuple(w for w in (cfold(t) for t in re.findall(r"[^\W_]+|¥", s)) if w not in legal)
+    tokens = [cfold(t) for t in re.findall(r"[^\W_]+|¥", s)]
+    exact = [t in legal for t in tokens]
+    long_legal = [w for w in legal if len(w) >= 3]
+    def is_legal(i):
+        if exact[i]: return True
+        beside = (i > 0 and exact[i - 1]) or (i + 1 < len(tokens) and exact[i + 1])
+        return near_legal and beside and len(tokens[i]) >= 3 and any(lev(tokens[i], w) <= 1 for w in long_legal)
+    return tuple(t for i, t in enumerate(tokens) if not is_legal(i))
 
 
 def lev(a, b):
@@ -69,8 +89,9 @@ def weighted(a, b, common, w):
     return p[-1] / max(na, nb)
 
 
-def correspond(a, b, common, wr):
-    return all(t in common or any(lev(t, u) / max(len(t), len(u)) <= wr for u in y) for x, y in ((a, b), (b, a)) for t in x)
+def correspond(a, b, common, wr, short=0):
+    """short: words of up to this many characters need no counterpart (OCR's stray `Pu`, `iy`)."""
+    return all(t in common or len(t) <= short or any(lev(t, u) / max(len(t), len(u)) <= wr for u in y) for x, y in ((a, b), (b, a)) for t in x)
 
 
 def identifiers(lines, n=12, digits=9):
@@ -82,13 +103,13 @@ def identifiers(lines, n=12, digits=9):
     return found
 
 
-def group(receipts, t, w, k, wr, low=0.1):
+def group(receipts, t, w, k, wr, near_legal=False, short=0, low=0.1):
     """receipts: list of (merchant or None, lines) -> list of group ids."""
     parent = list(range(len(receipts)))
     def find(x):
         while parent[x] != x: parent[x] = parent[parent[x]]; x = parent[x]
         return x
-    keys = [words(m) if m else None for m, _ in receipts]
+    keys = [words(m, near_legal) if m else None for m, _ in receipts]
     by_key = collections.defaultdict(list)
     for i, key in enumerate(keys):
         if key is not None: by_key[key].append(i)
@@ -104,7 +125,7 @@ def group(receipts, t, w, k, wr, low=0.1):
     common = {x for x, c in count.items() if c >= k}
     for a, b in itertools.combinations(names, 2):
         d = weighted(a, b, common, w)
-        if d <= t and (d <= low or correspond(a, b, common, wr)):
+        if d <= t and (d <= low or correspond(a, b, common, wr, short)):
             parent[find(by_key[b][0])] = find(by_key[a][0])
     return [find(i) for i in range(len(receipts))]
 
@@ -145,29 +166,27 @@ def main():
     label_stems = [s for s in folds if folds[s]["fold"] != 4]
     passing = []
     grid = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45)
+    shapes = [(w, wr, near, short) for w in (0.3, 0.5, 1.0) for wr in (0.34, 0.5) for near in (False, True) for short in (0, 1, 2)]
     clean = {}
     for t in grid:
-        for w in (0.3, 0.5, 1.0):
-            for wr in (0.34, 0.5):
-                lab = score(group([(labels[s], []) for s in label_stems], t, w, 5, wr), [folds[s]["group"] for s in label_stems])
-                clean[t, w, wr] = lab["false_pairs"] == 0
+        for shape in shapes:
+            lab = score(group([(labels[s], []) for s in label_stems], t, shape[0], 5, *shape[1:]), [folds[s]["group"] for s in label_stems])
+            clean[(t,) + shape] = lab["false_pairs"] == 0
     for t in grid[:-1]:
-        for w in (0.3, 0.5, 1.0):
-            for wr in (0.34, 0.5):
-                s = score(group([rows[x][:2] for x in train], t, w, 5, wr), [folds[x]["group"] for x in train])
-                # A margin: the next looser distance must join no two labelled merchants either.
-                nxt = grid[grid.index(t) + 1]
-                ok = clean[t, w, wr] and clean[nxt, w, wr] and s["precision"] >= 0.995
-                print("t=%.2f w=%.1f wr=%.2f  %s%s" % (t, w, wr, fmt(s), "" if ok else "  (refused)"))
-                if ok: passing.append((s, (t, w, wr)))
+        for shape in shapes:
+            s = score(group([rows[x][:2] for x in train], t, shape[0], 5, *shape[1:]), [folds[x]["group"] for x in train])
+            # A margin: the next looser distance must join no two labelled merchants either.
+            nxt = grid[grid.index(t) + 1]
+            ok = clean[(t,) + shape] and clean[(nxt,) + shape] and s["precision"] >= 0.995
+            print("t=%.2f w=%.1f wr=%.2f near_legal=%d short=%d  %s%s" % ((t,) + shape + (fmt(s), "" if ok else "  (refused)")))
+            if ok: passing.append((s, (t,) + shape))
     # The most conservative of the near-best: within 2 % of the fewest rows, the smallest
-    # distance, then the smallest word weight and word distance.
+    # distance, then the smallest word weight and word distance, then the fewer new rules.
     fewest = min(s["rows"] for s, _ in passing)
     best = min((p for p in passing if p[0]["rows"] <= fewest * 1.02), key=lambda p: p[1])
-    t, w, wr = best[1]
-    print("\nchosen on folds 0-3: max_distance %.2f, common-word weight %.1f, word distance %.2f" % (t, w, wr))
+    t, w, wr, near, short = best[1]
+    print("\nchosen on folds 0-3: max_distance %.2f, common-word weight %.1f, word distance %.2f, near legal forms %s, short words %d" % (t, w, wr, near, short))
     for name, part in parts.items():
-        print(name + ":", fmt(score(group([rows[x][:2] for x in part], t, w, 5, wr), [folds[x]["group"] for x in part])))
-
+        print(name + ":", fmt(score(group([rows[x][:2] for x in part], t, w, 5, wr, near, short), [folds[x]["group"] for x in part])))
 
 main()

@@ -68,13 +68,14 @@ extension MerchantGrouping {
     return close.sorted { ($0.distance, $0.a, $0.b) < ($1.distance, $1.a, $1.b) }.map { ($0.a, $0.b) }
   }
 
-  /// Whether every word of each name but the common ones is close to a word of the other.
+  /// Whether every word of each name but the common and the shortest ones is close to a word of
+  /// the other.
   static func wordsCorrespond(_ a: [String], _ b: [String], common: Set<String>, parameters: Parameters)
     -> Bool
   {
     func covered(_ words: [String], by others: [String]) -> Bool {
       words.allSatisfy { word in
-        common.contains(word)
+        common.contains(word) || word.count <= parameters.unmatchedWordLength
           || others.contains { other in
             Double(EditDistance.levenshtein(word, other)) / Double(max(word.count, other.count))
               <= parameters.maxWordDistance

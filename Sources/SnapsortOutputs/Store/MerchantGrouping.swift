@@ -1,4 +1,5 @@
 import Foundation
+import SnapsortStages
 
 /// Which receipts of a store are of one merchant, however OCR spelled it.
 ///
@@ -17,11 +18,14 @@ public enum MerchantGrouping {
     /// Below `maxDistance`, every word of each name (but the common ones) must be within this
     /// share of a word of the other (`Restoran Seri Mawar` is not `Restoran Seri Melur`), unless
     /// the names are within `closeWithoutWords` as a whole (a split or joined word: `MRDIY`).
-    public var maxWordDistance = 0.5
+    public var maxWordDistance = 0.34
     public var closeWithoutWords = 0.1
+    /// Words of up to this many characters need no counterpart in the other name: OCR's stray
+    /// marks read as letters (`YONG CEN ENTERPRISE Pu`).
+    public var unmatchedWordLength = 2
     /// What an edit inside a common word costs (a word in `commonWordNames` or more of the
     /// store's distinct names: `enterprise`, `restaurant`), against 1 in the rest of the name.
-    public var commonWordWeight = 1.0
+    public var commonWordWeight = 0.3
     public var commonWordNames = 5
     /// Header lines searched for identifiers, and the digits one needs.
     public var identifierLines = 12
@@ -86,7 +90,21 @@ public enum MerchantGrouping {
       folded.replaceSubrange(open...close, with: " ")
     }
     let words = folded.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "¥") })
-    return words.map { confusionFolded(String($0)) }.filter { !legalForms.contains($0) }
+      .map { confusionFolded(String($0)) }
+    let exact = words.map(legalForms.contains)
+    return words.indices.filter { index in
+      if exact[index] { return false }
+      let besideLegalForm = (index > 0 && exact[index - 1]) || (index + 1 < words.count && exact[index + 1])
+      return !(besideLegalForm && isMisreadLegalForm(words[index]))
+    }.map { words[$0] }
+  }
+
+  /// Legal forms of three or more characters: one of them misread by one character is still
+  /// recognised beside another legal form (`SDN BAD`, `SDS BHD`).
+  static let longLegalForms = legalForms.filter { $0.count >= 3 }
+
+  static func isMisreadLegalForm(_ word: String) -> Bool {
+    word.count >= 3 && longLegalForms.contains { EditDistance.levenshtein(word, $0) <= 1 }
   }
 
   /// The name's words joined: the identity of a spelling in the user's choices.

@@ -21,6 +21,21 @@ final class MerchantGroupingTests: XCTestCase {
     XCTAssertEqual(entities[6], entities[7])
   }
 
+  func testAMisreadLegalFormBesideAnotherAndAStrayShortWordAreSetAside() {
+    XCTAssertEqual(MerchantGrouping.key("KEDAI MAJU SDN BAD"), MerchantGrouping.key("KEDAI MAJU SDN BHD"))
+    XCTAssertEqual(MerchantGrouping.key("KEDAI MAJU SDS BHD"), MerchantGrouping.key("KEDAI MAJU"))
+    XCTAssertNotEqual(
+      MerchantGrouping.key("BAD BOYS SDN BHD"), MerchantGrouping.key("BOYS SDN BHD"),
+      "a word one edit from a legal form stays when no legal form stands beside it")
+    let receipts = [
+      receipt(1, "PERNIAGAAN SINAR TIMUR"), receipt(2, "PERNIAGAAN SINAR TIMUR Pu"),
+      receipt(3, "PERNIAGAAN SINAR UTARA Pu"),
+    ]
+    let entities = MerchantGrouping.entities(of: receipts)
+    XCTAssertEqual(entities[2], entities[1])
+    XCTAssertNotEqual(entities[3], entities[1], "a short word excuses only itself, not another place")
+  }
+
   func testAHeaderNumberJoinsReceiptsWhoseNamesWereReadFromOtherLines() {
     let receipts = [
       receipt(
