@@ -256,7 +256,7 @@ extension ReviewPage {
       return el("div", { class: "fields" }, ...rows);
     }
 
-    // A receipt: its fields editable beside the photo and the lines the run read; the line a
+    // A receipt: its fields editable beside its flattened page and the lines the run read; the line a
     // field was read from is marked while that field has the focus, and the checks are computed
     // again by the server as amounts are typed.
     function receiptView(detail) {
@@ -287,7 +287,9 @@ extension ReviewPage {
       }
       rows.push(el("label", {}, "Checks"), checks);
       const items = itemsEditor(detail);
-      const photo = detail.photo ? el("img", { id: "photo", class: "receipt-photo", src: withToken(detail.photo), alt: "the photo" }) : null;
+      const shown = detail.page || detail.photo;
+      const photo = shown ? el("img", { id: "photo", class: "receipt-photo", src: withToken(shown),
+        alt: detail.page ? "the receipt, flattened" : "the photo" }) : null;
       return el("div", { class: "receipt" }, el("div", {}, el("div", { class: "fields" }, ...rows), items), lines, photo);
     }
     // The items, editable: a row is saved once it has an amount (a new row waits for it), × removes

@@ -95,6 +95,12 @@ public final class ReviewServer: Sendable {
         Self.response(try session.crop(file: file ?? ""), type: "image/jpeg")
       }
     }
+    await server.appendRoute("GET /page") { [self] request in
+      let file = try? Self.file(request)
+      return try await self.answer(request, write: false) { session in
+        Self.response(try session.page(file: file ?? ""), type: "image/jpeg")
+      }
+    }
     await post("/api/correct", as: ReviewSession.FieldEdit.self) { try $0.correct($1) }
     await post("/api/quad", as: ReviewSession.CornerEdit.self) { try $0.rewarp($1) }
     await post("/api/labels", as: ReviewSession.LabelEdit.self) { try $0.label($1) }

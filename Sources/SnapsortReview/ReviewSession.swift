@@ -166,8 +166,9 @@ public final class ReviewSession: @unchecked Sendable {
     object["notes"] = entry.notes
     object["score"] = ReviewQueue.score(of: reasons)
     object["reasons"] = reasons.map { ["points": $0.points, "text": $0.text] }
-    object["photo"] =
-      try store.sources()[record.file] != nil ? "/photo?file=" + Self.escape(record.file) : nil
+    let hasPhoto = try store.sources()[record.file] != nil
+    object["photo"] = hasPhoto ? "/photo?file=" + Self.escape(record.file) : nil
+    object["page"] = hasPhoto && record.receipt?.quad != nil ? "/page?file=" + Self.escape(record.file) : nil
     return object
   }
 

@@ -37,3 +37,37 @@ extension ReviewCommandTests {
     XCTAssertGreaterThan(Int(bitmap.pixels[row + (width - 10) * 3 + 2]), 150, "blue stays on the right")
   }
 }
+
+extension ReviewCommandTests {
+  /// A receipt is checked against its page as the run flattened it, not the whole photo: the
+  /// page comes back in the proportions of the record's outline, and a card has none.
+  func testAReceiptIsShownFlattenedByItsOutline() throws {
+    let file = "receipt-01-en-photo.jpg"
+    let server = try Server([Self.out.path])
+    defer { _ = server.interrupt() }
+    let detail = try XCTUnwrap(server.request("/api/record?file=\(file)").json as? [String: Any])
+    let path = try XCTUnwrap(detail["page"] as? String, "a receipt with an outline has a page")
+    let receipt = try XCTUnwrap((detail["record"] as? [String: Any])?["receipt"] as? [String: Any])
+    let corners = try XCTUnwrap(receipt["quad"] as? [[Double]])
+    let image = try XCTUnwrap((detail["record"] as? [String: Any])?["image"] as? [String: Any])
+    let photoWidth = try XCTUnwrap(image["width"] as? Int),
+      photoHeight = try XCTUnwrap(image["height"] as? Int)
+    func side(_ a: Int, _ b: Int) -> Double {
+      hypot(corners[a][0] - corners[b][0], corners[a][1] - corners[b][1])
+    }
+    let aspect = (side(0, 1) + side(3, 2)) / (side(0, 3) + side(1, 2))
+
+    let page = try server.request(path + "&token=\(server.token)", token: false)
+    XCTAssertEqual(page.status, 200, String(decoding: page.data, as: UTF8.self))
+    XCTAssertEqual(ImageFormat(signature: page.data.prefix(12)), .jpeg)
+    let bitmap = try page.data.withUnsafeBytes { try JPEGDecoder.decode($0, reduction: 1) }
+    XCTAssertEqual(Double(bitmap.width) / Double(bitmap.height), aspect, accuracy: 0.02)
+    XCTAssertNotEqual(
+      [bitmap.width, bitmap.height], [photoWidth, photoHeight], "the photo's paper, not the whole photo")
+
+    let card = try XCTUnwrap(server.request("/api/record?file=card-01-wood.jpg").json as? [String: Any])
+    XCTAssertNil(card["page"])
+    XCTAssertEqual(try server.request("/page?file=card-01-wood.jpg").status, 404)
+    XCTAssertEqual(try server.request("/page?file=..%2F..%2Fetc%2Fpasswd").status, 400)
+  }
+}
