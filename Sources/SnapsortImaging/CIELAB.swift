@@ -27,8 +27,16 @@ public enum CIELAB {
 
   /// sRGB components in 0…1 to CIELAB.
   public static func lab(r: Double, g: Double, b: Double) -> Lab {
-    func linear(_ c: Double) -> Double { c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
-    let (lr, lg, lb) = (linear(r), linear(g), linear(b))
+    lab(linearR: linear(r), linearG: linear(g), linearB: linear(b))
+  }
+
+  /// An sRGB component in 0…1 as linear light, in which a light's colour multiplies each channel.
+  public static func linear(_ c: Double) -> Double {
+    c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+  }
+
+  /// Linear-light sRGB components in 0…1 to CIELAB.
+  public static func lab(linearR lr: Double, linearG lg: Double, linearB lb: Double) -> Lab {
     let x = (0.4124564 * lr + 0.3575761 * lg + 0.1804375 * lb) / 0.95047
     let y = 0.2126729 * lr + 0.7151522 * lg + 0.0721750 * lb
     let z = (0.0193339 * lr + 0.1191920 * lg + 0.9503041 * lb) / 1.08883

@@ -21,9 +21,26 @@ final class PaletteStageTests: XCTestCase {
     }
   }
 
-  private func run(_ crop: Bitmap, options: PaletteStage.Options = .init()) throws -> CardRecord {
+  /// The white balance of every eighth pixel of `image` in each direction.
+  private func balance(of image: Bitmap) -> CardWhiteBalance? {
+    var linear: [SIMD3<Double>] = []
+    var lab: [CIELAB.Lab] = []
+    for y in stride(from: 0, to: image.height, by: 8) {
+      for x in stride(from: 0, to: image.width, by: 8) {
+        let i = (y * image.width + x) * 3
+        let light = SIMD3((0..<3).map { CIELAB.linear(Double(image.pixels[i + $0]) / 255) })
+        linear.append(light)
+        lab.append(CIELAB.lab(linearR: light.x, linearG: light.y, linearB: light.z))
+      }
+    }
+    return CardWhiteBalance.estimate(linear: linear, lab: lab)
+  }
+
+  private func run(
+    _ crop: Bitmap, quad: [Point] = [], options: PaletteStage.Options = .init()
+  ) throws -> CardRecord {
     let item = PhotoItem(relativePath: "x", url: URL(fileURLWithPath: "/x"), outputDirectory: nil)
-    item.artifacts.write(CardCrop(image: crop, quad: [], file: nil))
+    item.artifacts.write(CardCrop(image: crop, quad: quad, file: nil))
     try PaletteStage(options: options, context: StageContext()).process(item)
     return try XCTUnwrap(item.record.card)
   }
@@ -103,6 +120,74 @@ final class PaletteStageTests: XCTestCase {
     let record = try run(card { _, y in y < 255 ? (200, 16, 46) : (40, 40, 40) })
     let background = try XCTUnwrap(record.backgrounds?.first.flatMap(CIELAB.lab(hex:)))
     XCTAssertLessThan(CIELAB.distance(background, CIELAB.lab(hex: "#282828")!), 1)
+  }
+
+  /// A light-blue card (#7fa6c9) with a white code panel and dark print, photographed under a warm
+  /// light: each channel scaled in linear light (red 0.92, green 0.81, blue 0.72), as a tungsten
+  /// lamp and a slightly dark exposure do. The card's own white gives the cast back.
+  private func warmCard() -> Bitmap {
+    func lit(_ value: Double, _ gain: Double) -> UInt8 {
+      let light = CIELAB.linear(value / 255) * gain
+      let encoded = light <= 0.0031308 ? 12.92 * light : 1.055 * pow(light, 1 / 2.4) - 0.055
+      return UInt8((min(max(encoded, 0), 1) * 255).rounded())
+    }
+    return card { x, y in
+      let colour: (Double, Double, Double)
+      if (380..<600).contains(y) && (250..<760).contains(x) {
+        // The code panel, with bars across its middle.
+        colour =
+          (430..<550).contains(y) && (300..<710).contains(x) && (x / 9) % 2 == 0
+          ? (20, 20, 20) : (255, 255, 255)
+      } else if (60..<120).contains(y) && (60..<520).contains(x) && (x / 14) % 3 != 0 {
+        colour = (30, 30, 40)
+      } else {
+        colour = (127, 166, 201)
+      }
+      return (lit(colour.0, 0.92), lit(colour.1, 0.81), lit(colour.2, 0.72))
+    }
+  }
+
+  func testAWarmCastIsTakenOffByTheCardsWhite() throws {
+    let brand = CIELAB.lab(hex: "#7fa6c9")!
+    let photo = warmCard()
+    let background = try XCTUnwrap(try run(photo).backgrounds?.first.flatMap(CIELAB.lab(hex:)))
+    XCTAssertLessThan(CIELAB.distance(background, brand), 4)
+    var unbalanced = PaletteStage.Options()
+    unbalanced.whiteBalance = false
+    let cast = try XCTUnwrap(try run(photo, options: unbalanced).backgrounds?.first.flatMap(CIELAB.lab(hex:)))
+    XCTAssertGreaterThan(CIELAB.distance(cast, brand), 8, "the cast moves the colour without the balance")
+  }
+
+  func testACardSquareToTheImageIsNotBalanced() throws {
+    // The same colours on a card drawn square to the screen: an app's own tint, not a lamp's.
+    let square = [Point(100, 200), Point(1112, 200), Point(1112, 838), Point(100, 838)]
+    let tilted = [Point(100, 200), Point(1110, 240), Point(1085, 876), Point(76, 836)]
+    XCTAssertTrue(PaletteStage.isSquareToFrame(square))
+    XCTAssertFalse(PaletteStage.isSquareToFrame(tilted))
+    var unbalanced = PaletteStage.Options()
+    unbalanced.whiteBalance = false
+    let photo = warmCard()
+    XCTAssertEqual(try run(photo, quad: square).backgrounds, try run(photo, options: unbalanced).backgrounds)
+    XCTAssertNotEqual(
+      try run(photo, quad: tilted).backgrounds, try run(photo, options: unbalanced).backgrounds)
+  }
+
+  func testACardWithoutWhiteKeepsItsColours() throws {
+    // A cream card with brown print: no near-neutral light area to take for white, so nothing is
+    // balanced (a cream taken for white would turn blue-grey).
+    let cream = card { x, y in (60..<120).contains(y) && x < 500 ? (90, 60, 30) : (243, 229, 171) }
+    XCTAssertNil(balance(of: cream))
+    let background = try XCTUnwrap(try run(cream).backgrounds?.first)
+    XCTAssertLessThan(CIELAB.distance(CIELAB.lab(hex: background)!, CIELAB.lab(hex: "#f3e5ab")!), 1)
+  }
+
+  func testAScreenshotsNeutralWhiteChangesNothing() throws {
+    // A white panel exactly white: the balance is one on every channel.
+    let screen = card { x, y in
+      (300..<500).contains(y) && (300..<700).contains(x) ? (250, 250, 250) : (200, 16, 46)
+    }
+    let balance = try XCTUnwrap(balance(of: screen))
+    XCTAssertEqual(balance, CardWhiteBalance(red: 1, green: 1, blue: 1))
   }
 
   func testDeterministic() throws {
