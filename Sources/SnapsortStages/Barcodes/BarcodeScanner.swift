@@ -285,6 +285,7 @@ public final class BarcodeScanner {
       .map(\.rectified)
     lazy var blurred: Bitmap = gray.blurred()
     lazy var sharpened: Bitmap = gray.sharpened()
+    lazy var bullseyeSymbols: [AztecBullseye.Rectified] = AztecBullseye(gray).rectified()
     init(_ gray: Bitmap) { self.gray = gray }
   }
 
@@ -463,6 +464,18 @@ public final class BarcodeScanner {
     var hard = reader.options
     hard.tryHarder = true
     let hardReader = ZXingReader(options: hard)
+    // Aztec symbols whose bullseye 1.4's detector misses, rectified by our own locator; no
+    // pass at all when the image has no bullseye.
+    for index in 0..<8 {
+      passes.append(
+        Pass(
+          name: "bullseye-rectified\(index)", zbar: false, zxing: hardReader, rescue: true,
+          prepare: {
+            let symbols = cache.bullseyeSymbols
+            guard index < symbols.count else { return nil }
+            return (symbols[index].image, symbols[index].toSource.apply)
+          }))
+    }
     hard.binarizer = .globalHistogram
     passes.append(
       Pass(
