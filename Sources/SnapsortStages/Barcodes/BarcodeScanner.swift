@@ -29,8 +29,9 @@ public final class BarcodeScanner {
     public var zbarDensity = 1
     public var zxingTryHarder = true
     public var zxingTryRotate = true
-    /// When every other pass confirmed nothing: blurred, region-deskewed, region-rectified and
-    /// enlarged copies read with try-harder, skipped when no code-like region was seen.
+    /// When every other pass confirmed nothing: bullseye-rectified (Aztec), blurred,
+    /// region-deskewed, region-rectified and enlarged copies read with try-harder, skipped when no
+    /// code-like region was seen.
     public var rescue = true
     /// The rescue stops before a pass that would take the megapixels it has read (each copy's
     /// pixels times the decoders reading it) over this: a count of work, not wall time, so a
@@ -264,8 +265,9 @@ public final class BarcodeScanner {
     var name: String
     var zbar: Bool
     var zxing: ZXingReader?
-    /// Run only when no pass before it read anything (a retry, not a second opinion).
-    var onlyWhenNothingRead = false
+    /// Run only when no pass before it confirmed a code (a retry, and the second read a code
+    /// read once needs).
+    var onlyWhenNothingConfirmed = false
     /// One of the first, cheap reads of the whole copy; the code gate is asked after them.
     var firstLook = false
     /// The copy, and how its pixels map back to the scanned image's.
@@ -285,6 +287,7 @@ public final class BarcodeScanner {
       .map(\.rectified)
     lazy var blurred: Bitmap = gray.blurred()
     lazy var sharpened: Bitmap = gray.sharpened()
+    lazy var bullseyeSymbols: [AztecBullseye.Rectified] = AztecBullseye(gray).rectified()
     init(_ gray: Bitmap) { self.gray = gray }
   }
 
@@ -351,12 +354,14 @@ public final class BarcodeScanner {
     }
     if let firstReader, !strategy.zxingTryHarder {
       // Without try-harder zxing reads fewer rows and skips some blurred retail codes; one more
-      // read with it when the fast reads found nothing (ean13-1/37, upca-4/16).
+      // read with it when the fast reads confirmed nothing: a code they read once gets its
+      // second read here, or a contradicting one.
       var options = firstReader.options
       options.tryHarder = true
       passes.append(
         Pass(
-          name: "try-harder", zbar: false, zxing: ZXingReader(options: options), onlyWhenNothingRead: true,
+          name: "try-harder", zbar: false, zxing: ZXingReader(options: options),
+          onlyWhenNothingConfirmed: true,
           firstLook: true, prepare: { (gray, identity) }))
     }
     return passes
@@ -463,6 +468,18 @@ public final class BarcodeScanner {
     var hard = reader.options
     hard.tryHarder = true
     let hardReader = ZXingReader(options: hard)
+    // Aztec symbols whose bullseye 1.4's detector misses, rectified by our own locator; no
+    // pass at all when the image has no bullseye.
+    for index in 0..<8 {
+      passes.append(
+        Pass(
+          name: "bullseye-rectified\(index)", zbar: false, zxing: hardReader, rescue: true,
+          prepare: {
+            let symbols = cache.bullseyeSymbols
+            guard index < symbols.count else { return nil }
+            return (symbols[index].image, symbols[index].toSource.apply)
+          }))
+    }
     hard.binarizer = .globalHistogram
     passes.append(
       Pass(
@@ -508,7 +525,7 @@ public final class BarcodeScanner {
     var gateAsked = false
     for pass in passes {
       if findings.isSatisfied || !keepGoing() { break }
-      if pass.onlyWhenNothingRead && findings.hasReads { continue }
+      if pass.onlyWhenNothingConfirmed && !findings.records.isEmpty { continue }
       if !pass.firstLook && !gateAsked {
         gateAsked = true
         if !findings.hasReads && !passesGate(gray, gated: gated, findings: &findings) { break }

@@ -32,7 +32,8 @@ public final class BarcodeStage: Stage {
     /// Copies turned by ±30° for tilted linear codes when the card was not found (no gain on
     /// zxing-cpp's test set, so off by default).
     public var rotations: Bool = false
-    /// zxing's try-harder mode (more rows of linear codes, slower).
+    /// zxing's try-harder mode (more rows of linear codes, slower). When off, one try-harder read
+    /// of the image still follows the fast reads when they confirmed no code.
     public var zxingTryHarder: Bool = true
     /// zxing also reads the image turned by 90°, 180° and 270°.
     public var zxingTryRotate: Bool = true
@@ -48,8 +49,9 @@ public final class BarcodeStage: Stage {
     /// zbar scans every n-th row and column: 2 halves the time on large, crisp codes
     /// (screenshots) and misses small or blurred ones in photos.
     public var scanDensity: Int = 1
-    /// When the other passes confirm no code: blurred, region-deskewed and enlarged copies, read
-    /// with try-harder, only where a code-like region was seen.
+    /// When the other passes confirm no code: Aztec symbols rectified from their bullseye, blurred,
+    /// region-deskewed and enlarged copies, read with try-harder, only where a code-like region
+    /// was seen.
     public var rescuePasses: Bool = true
     /// The rescue's work per scanned image: megapixels read (a copy's pixels times the decoders
     /// reading it), counted rather than timed so that records do not depend on machine load.
