@@ -5,7 +5,7 @@
     OMP_THREAD_LIMIT=1 perf record -F 100 --call-graph dwarf,16384 -o run.data \\
         snapsort run DIR --preset receipts --jobs 1 --out OUT --fresh --quiet
     perf script -i run.data -F tid,time,ip,sym > run.txt
-    python3 bench/receipts/perf_split.py run.txt
+    python3 bench/receipts/perf_split.py run.txt [--inside]
 
 Parts: receipt_warp's steps; in the receipt stage the page's reading and the raw scan's second
 reading (told apart by the call site of `read` in `process`: the first one in the code is the
@@ -13,7 +13,8 @@ page's), each split into its page OCR (`readPage`'s tesseract calls, grey and bi
 orientation check, date block reread, total line rereads, logo rereads and extraction; Sauvola
 binarisation; tesseract's inverted retry of unsure lines (the second `Series::Forward` inside
 `LSTMRecognizer::RecognizeLine`, after `pixInvert`), counted again on its own line. Shares are of
-all samples, process start and model loads included.
+all samples, process start and model loads included. `--inside` also splits the page OCR by
+tesseract's phases (`TESSERACT_PHASES`).
 """
 import collections
 import sys
@@ -22,6 +23,18 @@ WARP_STEPS = [("deskewedProbe", "deskew probe"), ("printRunsDown", "turned check
               ("paperQuad", "paper outline"), ("textScale", "text scale"),
               ("clearDarkBorders", "dark borders"), ("evenlyLit", "even lighting"),
               ("stretched", "contrast stretch"), ("flatten", "flatten"), ("grayscale", "grey")]
+# Inside tesseract's Recognize, by phase (the first that matches a sample's stack). The line
+# images: tesseract 5.3 stores each line it recognises as a PNG in memory (ImageData::SetPixInternal,
+# pixWriteMemPng) and decodes it again, so that cost grows with the page's pixels, as layout does;
+# the network's does not (each line is scaled to the model's input height).
+TESSERACT_PHASES = [("RecognizeLine", "LSTM recognition of lines"),
+                    ("ImageData::SetPixInternal", "line images stored as PNG"),
+                    ("FindAndRemoveLines", "layout: ruling-line removal (morphology)"),
+                    ("SetupPageSegAndDetectOrientation", "layout: components, images"),
+                    ("FindBlocks", "layout: blocks and partitions"),
+                    ("SegmentPage", "layout: rows and words"),
+                    ("Threshold", "thresholding"),
+                    ("RecogAllWordsPassN", "word recognition, other")]
 REREADS = [("uprightTurn", "orientation check"), ("recheckDate", "date block reread"),
            ("rereadTotal", "total line rereads"), ("rereadLogo", "logo rereads")]
 
@@ -93,6 +106,18 @@ def main():
     if len(forwards) >= 2:
         retry = min(forwards.values())
         print(f"| (of which tesseract's inverted retry of unsure lines) | {100 * retry / total:.1f} % |")
+    if "--inside" in sys.argv:
+        print_tesseract_phases(samples)
+
+
+def print_tesseract_phases(samples):
+    """The page OCR's samples (both readings) by tesseract phase."""
+    ocr = [s for s in samples if has(s, "readPage") and has(s, "TesseractEngineC9recognize")]
+    phases = collections.Counter(
+        next((name for key, name in TESSERACT_PHASES if has(stack, key)), "other") for stack in ocr)
+    print(f"\n| page OCR, inside tesseract | share of {len(ocr)} samples |\n|---|---|")
+    for name, count in phases.most_common():
+        print(f"| {name} | {100 * count / max(1, len(ocr)):.1f} % |")
 
 
 if __name__ == "__main__":

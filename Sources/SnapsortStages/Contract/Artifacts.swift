@@ -169,12 +169,20 @@ public struct ReceiptPage: Artifact {
   public var quad: [Point]
   /// Degrees the text was turned by to make its rows level.
   public var skew: Double
+  /// How much larger the share of blank rows is than the share of blank columns on the page as
+  /// flattened (`ReceiptWarpStage.acrossMargin`): well above 0 when its print runs across, as
+  /// upright or upside-down print does; nil when not measured or when `receipt_warp` turned the
+  /// page a quarter by it.
+  public var acrossMargin: Double?
   private let binarisedPage: Lazy<Bitmap>
 
-  public init(grey: Bitmap, quad: [Point], skew: Double, binarise: @escaping () -> Bitmap) {
+  public init(
+    grey: Bitmap, quad: [Point], skew: Double, acrossMargin: Double? = nil, binarise: @escaping () -> Bitmap
+  ) {
     self.grey = grey
     self.quad = quad
     self.skew = skew
+    self.acrossMargin = acrossMargin
     self.binarisedPage = Lazy(binarise)
   }
 

@@ -73,6 +73,20 @@ public final class ReceiptStage: Stage {
     /// reads as confident-looking nonsense otherwise. 0 turns this off.
     public var orientationCheckBelow: Double = 60
     public var turnMargin: Double = 15
+    /// The middle of the page is read turned a quarter only when `receipt_warp`'s measure of its
+    /// print running across (`ReceiptPage.acrossMargin`, blank rows' share minus blank columns')
+    /// is below this or not known: print that clearly runs across as flattened is upright or
+    /// upside down. A page `receipt_warp` turned a quarter has no margin, so the reading can undo
+    /// that turn (on the SROIE training folds it undid one: a small receipt on a large white scan).
+    /// 0.15 is the margin `receipt_warp` turns by (upright SROIE training pages 0.19–0.69); 1 always
+    /// reads the quarter turns.
+    public var quarterTurnsBelowMargin: Double = ReceiptWarpStage.turnMargin
+    /// Check the orientation even when the page's reading already found a date and a total. Off:
+    /// print read upside down or sideways is nonsense in which a valid date (day, month and year in
+    /// range, not after the photo) and a total are not found together, and the check costs four
+    /// readings of the middle of the page (0.3–0.7 s CPU on a 300 dpi German scan). A missing
+    /// merchant alone does not call for it: a logo is often not read as text at all.
+    public var orientationCheckWhenDated: Bool = false
     /// The ISO 4217 code (`MYR`, `EUR`) a receipt that prints no currency is counted in, marked
     /// `currency_assumed`; empty (the default) for none, so such a receipt's currency stays null.
     public var defaultCurrency: String = ""
@@ -103,6 +117,9 @@ public final class ReceiptStage: Stage {
     }
     guard (0...100).contains(options.orientationCheckBelow), (0...100).contains(options.turnMargin) else {
       throw ConfigError(path: "orientation_check_below", "use word confidences from 0 (off) to 100")
+    }
+    guard (0...1).contains(options.quarterTurnsBelowMargin) else {
+      throw ConfigError(path: "quarter_turns_below_margin", "use a margin from 0 (never) to 1 (always)")
     }
     guard (0...100).contains(options.dateRecheckBelow) else {
       throw ConfigError(path: "date_recheck_below", "use a word confidence from 0 (off) to 100")
@@ -155,7 +172,8 @@ public final class ReceiptStage: Stage {
     let engine = try engines.engine(languages: options.languages)
     let latest = Self.latestDate(of: item)
     let page = try read(
-      images, logoPage: flattened?.grey, plan: .page, engine: engine, item: item, latest: latest)
+      images, logoPage: flattened?.grey, plan: .page(acrossMargin: flattened?.acrossMargin), engine: engine,
+      item: item, latest: latest)
     var receipt = page.receipt
     var notes = page.notes
     if options.rawReading, let flattened, choice.isUnsure(receipt), item.secondsRemaining > 1,
@@ -176,8 +194,10 @@ public final class ReceiptStage: Stage {
 
   /// How a reading knows which way up its page is.
   enum Orientation {
-    /// Read it as it is, and turned if its first reading is unsure (`orientation_check_below`).
-    case findByReading
+    /// Read it as it is, and turned if its first reading is unsure (`orientation_check_below`);
+    /// a quarter turned only if the page's print is not known to run across (`acrossMargin`, nil
+    /// when not measured).
+    case findByReading(acrossMargin: Double?)
     /// Already known from another reading of the same page: the turn, nil for upright.
     case known(Turn?)
   }
@@ -190,7 +210,9 @@ public final class ReceiptStage: Stage {
     var rereadLogo = true
 
     /// The flattened page's reading: it finds its own way up and makes every reread.
-    static let page = ReadingPlan(orientation: .findByReading)
+    static func page(acrossMargin: Double?) -> ReadingPlan {
+      ReadingPlan(orientation: .findByReading(acrossMargin: acrossMargin))
+    }
 
     /// The raw scan's reading after the page's: the scan is turned as the page was when the
     /// flattened page runs the scan's way (`receipt_warp` turned it no quarter), and only the
@@ -198,7 +220,7 @@ public final class ReceiptStage: Stage {
     /// is replaced only on evidence those rereads cannot give.
     static func raw(after page: Reading, quad: [Point], choice: ReceiptReadingChoice) -> ReadingPlan {
       ReadingPlan(
-        orientation: runsAlongScan(quad) ? .known(page.turn) : .findByReading,
+        orientation: runsAlongScan(quad) ? .known(page.turn) : .findByReading(acrossMargin: nil),
         rereadTotal: choice.mayTake("total", from: page.receipt),
         recheckDate: choice.mayTake("date", from: page.receipt),
         rereadLogo: choice.mayTake("merchant", from: page.receipt))
@@ -286,14 +308,19 @@ public final class ReceiptStage: Stage {
     func turned(_ turn: Turn) -> [(name: String, image: () throws -> Bitmap?)] {
       images.map { variant in (variant.name, { try variant.image()?.applyingOrientation(turn.orientation) }) }
     }
-    if case .known(let turn) = orientation {
+    let acrossMargin: Double?
+    switch orientation {
+    case .known(let turn):
       return (try readPage(turn.map(turned) ?? images, engine: engine, item: item, latest: latest), turn)
+    case .findByReading(let margin): acrossMargin = margin
     }
     let pass = try readPage(images, engine: engine, item: item, latest: latest)
     guard options.orientationCheckBelow > 0, pass.firstConfidence < options.orientationCheckBelow,
+      options.orientationCheckWhenDated || !(pass.fused.map(Self.hasDateAndTotal) ?? false),
       let page = try images.first?.image(),
       let turn = uprightTurn(
-        of: page, engine: engine, deadline: Int(min(4_000, item.secondsRemaining * 1000)))
+        of: page, engine: engine, quarterTurns: (acrossMargin ?? 0) < options.quarterTurnsBelowMargin,
+        deadline: Int(min(4_000, item.secondsRemaining * 1000)))
     else { return (pass, nil) }
     return (try readPage(turned(turn), engine: engine, item: item, latest: latest), turn)
   }
@@ -356,13 +383,16 @@ public final class ReceiptStage: Stage {
   }
 
   /// The EXIF orientation (3, 6 or 8) that turns the page upright, when the middle of the page
-  /// reads with a mean word confidence `turn_margin` higher turned so than as it is.
-  private func uprightTurn(of page: Bitmap, engine: TesseractEngine, deadline: Int) -> Turn? {
+  /// reads with a mean word confidence `turn_margin` higher turned so than as it is; only the half
+  /// turn is tried without `quarterTurns`.
+  private func uprightTurn(of page: Bitmap, engine: TesseractEngine, quarterTurns: Bool, deadline: Int)
+    -> Turn?
+  {
     let side = min(page.width, page.height, 1_200)
     guard side >= 64, deadline > 0 else { return nil }
     let probe = page.cropped(
       x: (page.width - side) / 2, y: (page.height - side) / 2, width: side, height: side)
-    let turns = [(1, 0), (6, 90), (3, 180), (8, 270)]
+    let turns = quarterTurns ? [(1, 0), (6, 90), (3, 180), (8, 270)] : [(1, 0), (3, 180)]
     let confidences = turns.map { turn in
       let words = engine.recognize(
         probe.applyingOrientation(turn.0), segmentation: .singleColumn, deadline: deadline / turns.count,
@@ -504,6 +534,11 @@ public final class ReceiptStage: Stage {
   /// missed and rarely mended what it misread (issue #7).
   static func hasKeyFields(_ receipt: ReceiptRecord) -> Bool {
     receipt.merchant != nil && receipt.date != nil && receipt.total != nil
+  }
+
+  /// Whether a reading found a date and a total: print read the wrong way up does not give both.
+  static func hasDateAndTotal(_ receipt: ReceiptRecord) -> Bool {
+    receipt.date != nil && receipt.total != nil
   }
 
   /// How well a page read: characters in confident words (the more text read well, the better)

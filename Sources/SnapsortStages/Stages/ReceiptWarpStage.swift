@@ -70,10 +70,14 @@ public final class ReceiptWarpStage: Stage {
     var probe = try deskewedProbe(gray, quad: &quad, naturalWidth: naturalWidth, naturalHeight: naturalHeight)
     // A receipt photographed sideways is flattened a quarter turned, so that its print runs
     // across; whether it is then upside down is the receipt stage's to find (it reads both ways).
-    if Self.printRunsDown(probe.binary) {
+    var acrossMargin: Double? = Self.acrossMargin(probe.binary)
+    if let margin = acrossMargin, margin <= -Self.turnMargin {
       quad = Array(quad[1...]) + [quad[0]]
       swap(&naturalWidth, &naturalHeight)
       probe = try deskewedProbe(gray, quad: &quad, naturalWidth: naturalWidth, naturalHeight: naturalHeight)
+      // The turned page's margin only restates this turn, which the receipt stage's reading
+      // must stay free to undo (a sparse receipt on a large white scan was turned wrongly so).
+      acrossMargin = nil
     }
     let scale = textScale(probe.binary, probeScale: probe.scale, naturalArea: naturalWidth * naturalHeight)
     let width = max(16, Int(naturalWidth * scale)), height = max(16, Int(naturalHeight * scale))
@@ -87,23 +91,32 @@ public final class ReceiptWarpStage: Stage {
     let grey = ReceiptImaging.stretched(
       options.evenLighting ? ReceiptImaging.evenlyLit(flat, block: options.linePitch / 2) : flat)
     item.artifacts.write(
-      ReceiptPage(grey: grey, quad: quad, skew: probe.angle) { [flat] in
+      ReceiptPage(grey: grey, quad: quad, skew: probe.angle, acrossMargin: acrossMargin) { [flat] in
         ReceiptImaging.sauvola(flat, radius: radius, k: k)
       })
   }
 
-  /// Whether the lines of print run down the page rather than across: blank space between
-  /// lines of print leaves whole rows without ink, blank space between letters hardly any, so
-  /// the page turned a quarter has a larger share of blank rows (by 0.15 or more; measured on
-  /// SROIE training receipts, upright 0.19–0.69 more blank rows than columns, two near-blank
-  /// pages within ±0.03).
+  /// The margin `acrossMargin` must pass, either way, to say which way the print runs: measured
+  /// on SROIE training receipts, upright pages have 0.19–0.69 more blank rows than columns, two
+  /// near-blank pages within ±0.03.
+  static let turnMargin = 0.15
+
+  /// Whether the lines of print run down the page rather than across (`acrossMargin` at
+  /// `-turnMargin` or below).
   static func printRunsDown(_ binary: Bitmap) -> Bool {
+    acrossMargin(binary) <= -turnMargin
+  }
+
+  /// The share of blank rows minus the share of blank columns: blank space between lines of
+  /// print leaves whole rows without ink, blank space between letters hardly any, so print that
+  /// runs across gives a clearly positive margin and print that runs down a negative one.
+  static func acrossMargin(_ binary: Bitmap) -> Double {
     func blankShare(_ image: Bitmap) -> Double {
       let ink = ReceiptImaging.rowInk(image)
       let threshold = max(1, image.width / 100)
       return Double(ink.filter { $0 < threshold }.count) / Double(max(1, ink.count))
     }
-    return blankShare(binary.applyingOrientation(6)) >= blankShare(binary) + 0.15
+    return blankShare(binary) - blankShare(binary.applyingOrientation(6))
   }
 
   /// The paper's outline in the full image's pixels, or the whole image when no plausible paper
