@@ -99,20 +99,10 @@ struct EdgeRefiner {
     }
   }
 
-  /// Total least squares line through points.
+  /// Total least squares line through points, as its unit normal (a, b) and offset c.
   private func fitLine(_ points: [Point]) -> (a: Double, b: Double, c: Double)? {
-    guard points.count >= 2 else { return nil }
-    let n = Double(points.count)
-    let mx = points.map(\.x).reduce(0, +) / n, my = points.map(\.y).reduce(0, +) / n
-    var sxx = 0.0, syy = 0.0, sxy = 0.0
-    for p in points {
-      sxx += (p.x - mx) * (p.x - mx)
-      syy += (p.y - my) * (p.y - my)
-      sxy += (p.x - mx) * (p.y - my)
-    }
-    // The normal is the eigenvector of the smaller eigenvalue of the scatter matrix.
-    let angle = 0.5 * atan2(2 * sxy, sxx - syy)
-    let (a, b) = (-sin(angle), cos(angle))
-    return (a, b, a * mx + b * my)
+    guard let line = FittedLine(fittedTo: points, minimumCount: 2) else { return nil }
+    let (a, b) = (-line.direction.y, line.direction.x)
+    return (a, b, a * line.point.x + b * line.point.y)
   }
 }

@@ -6,9 +6,9 @@ struct FittedLine {
   var point: Point
   var direction: Point
 
-  /// The total-least-squares line through at least three points.
-  init?(fittedTo points: [Point]) {
-    guard points.count >= 3 else { return nil }
+  /// The total-least-squares line through at least `minimumCount` points.
+  init?(fittedTo points: [Point], minimumCount: Int = 3) {
+    guard points.count >= max(2, minimumCount) else { return nil }
     let n = Double(points.count)
     let mx = points.map(\.x).reduce(0, +) / n, my = points.map(\.y).reduce(0, +) / n
     var sxx = 0.0, sxy = 0.0, syy = 0.0
