@@ -112,6 +112,18 @@ public struct Quad: Sendable, Equatable, Codable {
     return abs(sum) / 2
   }
 
+  /// Whether each side of the quadrilateral runs within `degrees` of the image's axes (a
+  /// screen's drawing, a scan); false for anything but four corners.
+  public static func isSquareToAxes(_ q: [Point], withinDegrees degrees: Double) -> Bool {
+    guard q.count == 4 else { return false }
+    let limit = tan(degrees * .pi / 180)
+    return q.indices.allSatisfy { k in
+      let p = q[k], next = q[(k + 1) % 4]
+      let dx = abs(next.x - p.x), dy = abs(next.y - p.y)
+      return min(dx, dy) <= limit * max(dx, dy)
+    }
+  }
+
   /// Whether the polygon is convex (all turns the same way).
   public static func isConvex(_ q: [Point]) -> Bool {
     var sign = 0.0

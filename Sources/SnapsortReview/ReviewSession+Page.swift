@@ -25,12 +25,7 @@ extension ReviewSession {
     }
     let photo: Bitmap
     do {
-      let bytes = try FileBytes.read(url)
-      let decoder = LoadStage.decoder(for: format)
-      photo = try bytes.withUnsafeBytes { bytes in
-        let header = try decoder.header(of: bytes)
-        return try decoder.decode(bytes, reduction: 1).applyingOrientation(header.orientation)
-      }
+      photo = try Self.uprightBitmap(FileBytes.read(url), format: format)
     } catch {
       throw ReviewError(422, "\(url.path) cannot be decoded: \(error)")
     }

@@ -259,12 +259,17 @@ public final class ReviewSession: @unchecked Sendable {
   }
 
   static func uprightJPEG(heic: Data) throws -> Data {
-    let decoder = LoadStage.decoder(for: .heic)
-    let bitmap = try heic.withUnsafeBytes { bytes in
+    try ImageEncoder.jpeg(uprightBitmap(heic, format: .heic), quality: 88)
+  }
+
+  /// A photo decoded at full size and turned upright by its EXIF orientation, as the load stage
+  /// decodes it, so that a record's quads land where they were found.
+  static func uprightBitmap(_ data: Data, format: ImageFormat) throws -> Bitmap {
+    let decoder = LoadStage.decoder(for: format)
+    return try data.withUnsafeBytes { bytes in
       let header = try decoder.header(of: bytes)
       return try decoder.decode(bytes, reduction: 1).applyingOrientation(header.orientation)
     }
-    return try ImageEncoder.jpeg(bitmap, quality: 88)
   }
 
   /// A card's crop: `cards/<hash>.jpg` inside the output folder, as its record names it.

@@ -1,4 +1,5 @@
 import Foundation
+import SnapsortImaging
 import SnapsortNative
 
 /// Moves the sides of an upright card quad in a screenshot in to the card's own edge.
@@ -65,7 +66,7 @@ struct ScreenCardRefiner {
   /// The refined quad, clockwise from the top-left, in pixel-edge coordinates; nil when the quad
   /// is not upright or no combination of steps has the card's aspect.
   func refine(_ quad: [Point]) -> [Point]? {
-    guard quad.count == 4, isUpright(quad) else { return nil }
+    guard Quad.isSquareToAxes(quad, withinDegrees: maximumTilt) else { return nil }
     let xs = quad.map(\.x), ys = quad.map(\.y)
     let box = Box(x0: xs.min()!, y0: ys.min()!, x1: xs.max()!, y1: ys.max()!)
     guard let found = search(box, reach: reach, runningOff: true) else { return nil }
@@ -78,7 +79,7 @@ struct ScreenCardRefiner {
   /// Apps put the card above what belongs to it; on 200 train screenshots no card was found
   /// above a quad that was already the card.
   func cardAbove(_ quad: [Point]) -> [Point]? {
-    guard quad.count == 4, isUpright(quad) else { return nil }
+    guard Quad.isSquareToAxes(quad, withinDegrees: maximumTilt) else { return nil }
     let xs = quad.map(\.x), ys = quad.map(\.y)
     let (x0, y0, x1) = (xs.min()!, ys.min()!, xs.max()!)
     let width = x1 - x0, height = width / CardDetector.cardAspect
@@ -95,7 +96,7 @@ struct ScreenCardRefiner {
   /// an app draws right below it (a panel of the same width, passes stacked under it), whose
   /// sides run on in one line. The card is looked for in the top card height of the quad.
   func cardAtTop(_ quad: [Point]) -> [Point]? {
-    guard quad.count == 4, isUpright(quad) else { return nil }
+    guard Quad.isSquareToAxes(quad, withinDegrees: maximumTilt) else { return nil }
     let xs = quad.map(\.x), ys = quad.map(\.y)
     let (x0, y0, x1, y1) = (xs.min()!, ys.min()!, xs.max()!, ys.max()!)
     let height = (x1 - x0) / CardDetector.cardAspect
@@ -126,17 +127,6 @@ struct ScreenCardRefiner {
     )
     let weakest = min(best.l.step, best.t.step, best.r.step, best.b.step)
     return ([Point(l, t), Point(r, t), Point(r, b), Point(l, b)], weakest)
-  }
-
-  /// Whether every side runs within `maximumTilt` of the image's axes.
-  private func isUpright(_ quad: [Point]) -> Bool {
-    let limit = tan(maximumTilt * .pi / 180)
-    for k in 0..<4 {
-      let p = quad[k], q = quad[(k + 1) % 4]
-      let dx = abs(q.x - p.x), dy = abs(q.y - p.y)
-      guard min(dx, dy) <= limit * max(dx, dy) else { return false }
-    }
-    return true
   }
 
   /// The peaks of the median step along one side's search window; a side at the image's edge

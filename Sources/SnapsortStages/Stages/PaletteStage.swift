@@ -90,13 +90,7 @@ public final class PaletteStage: Stage {
   static let squareTolerance = 0.2
 
   static func isSquareToFrame(_ quad: [Point]) -> Bool {
-    guard quad.count == 4 else { return false }
-    let limit = tan(squareTolerance * .pi / 180)
-    return quad.indices.allSatisfy { k in
-      let p = quad[k], q = quad[(k + 1) % 4]
-      let dx = abs(q.x - p.x), dy = abs(q.y - p.y)
-      return min(dx, dy) <= limit * max(dx, dy)
-    }
+    Quad.isSquareToAxes(quad, withinDegrees: squareTolerance)
   }
 
   static func palette(of grid: SampleGrid, options: Options) -> [(lab: CIELAB.Lab, share: Double)] {
