@@ -64,15 +64,10 @@ def largest_area_colour(grid, step):
     return tuple(np.median(grid.reshape(-1, 3)[labels == largest], axis=0))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--steps", default="6,9,12,15,18,24")
-    ap.add_argument("pairs", nargs="+", help="SET:RUN")
-    args = ap.parse_args()
-    steps = [float(s) for s in args.steps.split(",")]
-    right = {s: 0 for s in steps}
-    kmeans = cards = 0
-    for pair in args.pairs:
+def rendered_cards(pairs):
+    """(truth, record's card, run folder) of every render in SET:RUN pairs whose truth has colours
+    and whose record has a crop."""
+    for pair in pairs:
         folder, run = pair.split(":")
         with open(os.path.join(run, "records.jsonl"), encoding="utf-8") as f:
             records = {os.path.basename(r["file"]): r for r in map(json.loads, filter(str.strip, f))}
@@ -82,14 +77,25 @@ def main():
             with open(os.path.join(folder, name), encoding="utf-8") as f:
                 truth = json.load(f)
             card = (records.get(truth.get("file")) or {}).get("card") or {}
-            if not truth.get("colors") or not card.get("crop"):
-                continue
-            target = hex_lab(truth["colors"][0]["hex"])
-            cards += 1
-            kmeans += ciede2000(target, hex_lab(card["colors"][0]["hex"])) < 10
-            grid = sample_grid(cv2.imread(os.path.join(run, card["crop"])))
-            for step in steps:
-                right[step] += ciede2000(target, largest_area_colour(grid, step)) < 10
+            if truth.get("colors") and card.get("crop"):
+                yield truth, card, run
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--steps", default="6,9,12,15,18,24")
+    ap.add_argument("pairs", nargs="+", help="SET:RUN")
+    args = ap.parse_args()
+    steps = [float(s) for s in args.steps.split(",")]
+    right = {s: 0 for s in steps}
+    kmeans = cards = 0
+    for truth, card, run in rendered_cards(args.pairs):
+        target = hex_lab(truth["colors"][0]["hex"])
+        cards += 1
+        kmeans += ciede2000(target, hex_lab(card["colors"][0]["hex"])) < 10
+        grid = sample_grid(cv2.imread(os.path.join(run, card["crop"])))
+        for step in steps:
+            right[step] += ciede2000(target, largest_area_colour(grid, step)) < 10
     print(f"{cards} cards with a crop; largest k-means colour right on {kmeans}")
     for step in steps:
         print(f"area_step {step:g}: {right[step]}")

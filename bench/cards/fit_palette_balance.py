@@ -42,7 +42,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from eval_cards import ciede2000, lab as hex_lab  # noqa: E402
-from fit_palette_area import largest_area_colour, to_lab  # noqa: E402
+from fit_palette_area import largest_area_colour, rendered_cards, to_lab  # noqa: E402
 
 
 def sample_rgb(bgr, sw=128, sh=80):
@@ -109,21 +109,10 @@ def main():
                     help="degrees: a quad whose sides all run this close to the image's axes is left unbalanced")
     args = ap.parse_args()
     cards = []
-    for pair in args.pairs:
-        folder, run = pair.split(":")
-        with open(os.path.join(run, "records.jsonl"), encoding="utf-8") as f:
-            records = {os.path.basename(r["file"]): r for r in map(json.loads, filter(str.strip, f))}
-        for name in sorted(os.listdir(folder)):
-            if not name.endswith(".json"):
-                continue
-            with open(os.path.join(folder, name), encoding="utf-8") as f:
-                truth = json.load(f)
-            card = (records.get(truth.get("file")) or {}).get("card") or {}
-            if not truth.get("colors") or not card.get("crop"):
-                continue
-            rgb = sample_rgb(cv2.imread(os.path.join(run, card["crop"])))
-            lit = not square_to_frame(card.get("quad"), args.upright)
-            cards.append((truth["kind"], hex_lab(truth["colors"][0]["hex"]), rgb, to_lab(rgb), lit))
+    for truth, card, run in rendered_cards(args.pairs):
+        rgb = sample_rgb(cv2.imread(os.path.join(run, card["crop"])))
+        lit = not square_to_frame(card.get("quad"), args.upright)
+        cards.append((truth["kind"], hex_lab(truth["colors"][0]["hex"]), rgb, to_lab(rgb), lit))
     def score(setting):
         right = {"photo": 0, "screenshot": 0}
         for kind, target, rgb, lab, lit in cards:
