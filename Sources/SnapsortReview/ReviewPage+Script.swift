@@ -110,7 +110,8 @@ extension ReviewPage {
       const parts = [el("h2", {}, detail.file)];
       if (detail.reasons.length) parts.push(el("ul", { class: "reasons" }, ...detail.reasons.map((r) => el("li", {}, "+" + r.points + " " + r.text))));
       if (record.error) parts.push(el("p", { class: "error" }, record.error.stage + ": " + record.error.message));
-      if (record.card) parts.push(cardView(detail), cardFields(detail));
+      // A receipt's record carries an empty card part; its corners are not a card's to drag.
+      if (record.card && record.kind !== "receipt") parts.push(cardView(detail), cardFields(detail));
       if (record.receipt) parts.push(receiptView(detail));
       parts.push(labels(detail));
       $("#detail").replaceChildren(...parts);
@@ -263,6 +264,7 @@ extension ReviewPage {
       const receipt = detail.record.receipt;
       const lines = el("ol", { id: "receipt-lines", class: "lines", start: "0" },
         ...(receipt.text || []).map((line) => el("li", {}, line.text)));
+      const mark = el("div", { id: "line-mark", class: "line-mark", hidden: "" });
       const checks = el("div", { id: "checks" }, checksText(receipt.checks ? receipt.checks.problems : []));
       const inputs = {};
       const recheck = debounce(async () => {
@@ -281,15 +283,15 @@ extension ReviewPage {
         inputs[field] = input;
         input.addEventListener("change", () => edit({ [field]: input.value }));
         if (["subtotal", "tax", "total"].includes(field)) input.addEventListener("input", recheck);
-        input.addEventListener("focus", () => markLine(lines, receipt.fields && receipt.fields[field]));
-        input.addEventListener("blur", () => markLine(lines, null));
+        input.addEventListener("focus", () => markLine(lines, mark, receipt, receipt.fields && receipt.fields[field]));
+        input.addEventListener("blur", () => markLine(lines, mark, receipt, null));
         rows.push(...fieldRow(title, input, detail, field));
       }
       rows.push(el("label", {}, "Checks"), checks);
       const items = itemsEditor(detail);
       const shown = detail.page || detail.photo;
-      const photo = shown ? el("img", { id: "photo", class: "receipt-photo", src: withToken(shown),
-        alt: detail.page ? "the receipt, flattened" : "the photo" }) : null;
+      const photo = shown ? el("div", { class: "page-view" }, el("img", { id: "receipt-page",
+        src: withToken(shown), alt: detail.page ? "the receipt, flattened" : "the photo" }), mark) : null;
       return el("div", { class: "receipt" }, el("div", {}, el("div", { class: "fields" }, ...rows), items), lines, photo);
     }
     // The items, editable: a row is saved once it has an amount (a new row waits for it), × removes
@@ -330,11 +332,21 @@ extension ReviewPage {
       const text = problems.length ? problems.join("; ") : "the amounts add up" + (itemsSum ? " (items " + itemsSum + ")" : "");
       return el("span", { class: problems.length ? "error" : "" }, text);
     }
-    function markLine(lines, field) {
+    // The field's source line is marked in the list and, where the page shown is the one the
+    // lines were read on (text_page), as a box over the page, placed in shares of its size.
+    function markLine(lines, mark, receipt, field) {
       for (const item of lines.children) item.classList.remove("source");
+      mark.hidden = true;
       if (!field || field.line === undefined || field.line === null) return;
       const item = lines.children[field.line];
       if (item) { item.classList.add("source"); item.scrollIntoView({ block: "nearest" }); }
+      const line = (receipt.text || [])[field.line], page = receipt.text_page;
+      if (!line || !page || !line.box) return;
+      const [x, y, width, height] = line.box;
+      const share = (value, total) => (100 * value / total).toFixed(2) + "%";
+      Object.assign(mark.style, { left: share(x, page.width), top: share(y, page.height),
+        width: share(width, page.width), height: share(height, page.height) });
+      mark.hidden = false;
     }
 
     function labels(detail) {

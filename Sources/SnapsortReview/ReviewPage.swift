@@ -71,7 +71,8 @@ enum ReviewPage {
     .chip button,.notes button{border:none;background:none;cursor:pointer;color:#a00}
     .receipt{display:flex;gap:16px;flex-wrap:wrap;align-items:flex-start}
     .lines{font:12px/1.5 ui-monospace,monospace;max-height:480px;overflow:auto;background:#fff;border:1px solid #ddd;padding:4px 4px 4px 36px;margin:0}
-    .lines li.source{background:#fd0}.receipt-photo{max-width:320px;border:1px solid #ccc}
+    .lines li.source{background:#fd0}
+    .page-view{position:relative;flex:none;width:320px;align-self:flex-start;border:1px solid #ccc}.page-view img{display:block;width:100%}.line-mark{position:absolute;border:2px solid #e60;background:rgba(255,210,0,.25);box-sizing:border-box;pointer-events:none}.line-mark[hidden]{display:none}
     .items input{width:6em;padding:2px}.items input[data-key=description]{width:14em}
     .remove-item{border:none;background:none;cursor:pointer;color:#a00}
     .error{color:#a00}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:2px 8px;text-align:left}

@@ -9,12 +9,13 @@ extension ReviewSession {
   static let pageLongerSide = 2000.0
 
   /// A receipt's page as the run flattened it: the photo (turned upright as the load stage turns
-  /// it) warped by the record's `receipt.quad` to its natural proportions, as a JPEG. The quad
-  /// is the person's where they corrected it, else the run's; the photo's path comes from the
-  /// store, never from the request.
+  /// it) warped by the record's `receipt.text_page` (the page its lines were read on, turned as it
+  /// was read, so their boxes can be marked on it), else by `receipt.quad`, to its natural
+  /// proportions, as a JPEG. The photo's path comes from the store, never from the request.
   public func page(file: String) throws -> Data {
     let record = try inputErrors { try store.entry(file: file).record }
-    guard let corners = record.receipt?.quad?.corners, corners.count == 4 else {
+    guard let corners = (record.receipt?.textPage?.quad ?? record.receipt?.quad)?.corners, corners.count == 4
+    else {
       throw ReviewError(404, "\(file) has no receipt page outline")
     }
     guard let url = try store.sources()[record.file] else {

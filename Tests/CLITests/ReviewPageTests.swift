@@ -23,8 +23,8 @@ extension ReviewCommandTests {
 
     try chromium.evaluate("document.querySelector('#queue > li[data-file=\"\(file)\"]').click()")
     try chromium.wait(
-      for: "!!document.querySelector('.corner') && document.querySelector('#photo').complete "
-        + "&& document.querySelector('#crop').naturalWidth > 0")
+      for: "!!document.querySelector('.corner') && !!document.querySelector('#photo') "
+        + "&& document.querySelector('#photo').complete && document.querySelector('#crop').naturalWidth > 0")
     let oldCrop = try XCTUnwrap(chromium.evaluate("document.querySelector('#crop').src") as? String)
     let before = try quad(of: file)
     let corner = try XCTUnwrap(
@@ -77,6 +77,9 @@ extension ReviewCommandTests {
     try chromium.evaluate(
       "document.querySelector('#queue > li[data-file=\"receipt-01-en-photo.jpg\"]').click()")
     try chromium.wait(for: "!!document.querySelector('#receipt-total')")
+    XCTAssertEqual(
+      try chromium.evaluate("document.querySelectorAll('.corner').length") as? Int, 0,
+      "a receipt's page has no card corners to drag")
     // An item added by hand: saved when its amount is given, and the page shows the stored list.
     let rows = try XCTUnwrap(
       chromium.evaluate("document.querySelectorAll('#receipt-items tr').length") as? Int)
@@ -108,6 +111,35 @@ extension ReviewCommandTests {
     XCTAssertEqual(stored.last?["amount"] as? String, "1.50")
     try chromium.evaluate("document.querySelector('#receipt-total').focus()")
     try chromium.wait(for: "document.querySelectorAll('#receipt-lines li.source').length === 1")
+    // The total's line is marked on the page too: inside the picture, below its middle (the
+    // total is printed under the items).
+    try chromium.wait(
+      for: "!document.querySelector('#line-mark').hidden && document.querySelector('#receipt-page').complete "
+        + "&& document.querySelector('#receipt-page').naturalWidth > 0")
+    let markShare = try XCTUnwrap(
+      chromium.evaluate(
+        "(() => { const m = document.querySelector('#line-mark').getBoundingClientRect(), "
+          + "p = document.querySelector('#receipt-page').getBoundingClientRect(); "
+          + "return [(m.left - p.left) / p.width, (m.right - p.left) / p.width, "
+          + "(m.top - p.top) / p.height, (m.bottom - p.top) / p.height]; })()") as? [Double])
+    XCTAssertEqual(markShare.count, 4)
+    XCTAssertTrue(markShare.allSatisfy { (-0.01...1.01).contains($0) }, "\(markShare)")
+    XCTAssertGreaterThan(markShare[2], 0.5, "the total's line is in the lower half: \(markShare)")
+    XCTAssertLessThan(markShare[3] - markShare[2], 0.1, "one line high: \(markShare)")
+    // Where the record's own box and page size put it.
+    let receipt = try XCTUnwrap(
+      (server.request("/api/record?file=receipt-01-en-photo.jpg").json as? [String: Any]).flatMap {
+        ($0["record"] as? [String: Any])?["receipt"] as? [String: Any]
+      })
+    let page = try XCTUnwrap(receipt["text_page"] as? [String: Any])
+    let line = try XCTUnwrap(
+      (receipt["fields"] as? [String: Any]).flatMap { ($0["total"] as? [String: Any])?["line"] as? Int })
+    let box = try XCTUnwrap(((receipt["text"] as? [[String: Any]])?[line]["box"]) as? [Double])
+    let (width, height) = try (XCTUnwrap(page["width"] as? Double), XCTUnwrap(page["height"] as? Double))
+    let expected = [box[0] / width, (box[0] + box[2]) / width, box[1] / height, (box[1] + box[3]) / height]
+    for (shown, placed) in zip(markShare, expected) {
+      XCTAssertEqual(shown, placed, accuracy: 0.01, "\(markShare)")
+    }
     try chromium.evaluate("document.querySelector('#receipt-total').select()")
     try chromium.send("Input.insertText", ["text": "999.99"])
     try chromium.wait(for: "!!document.querySelector('#checks .error')")

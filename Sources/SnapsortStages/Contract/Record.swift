@@ -291,6 +291,8 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
   /// True when the receipt names no currency and `currency` is the configured
   /// `default_currency`; absent when the currency was read from the receipt.
   public var currencyAssumed: Bool?
+  /// The page `text`'s boxes are measured on, so a viewer can mark a line on the photo.
+  public var textPage: TextPage?
 
   public init() { items = [] }
 
@@ -301,5 +303,34 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     case referenceNumber = "reference_number"
     case dateRejected = "date_rejected"
     case currencyAssumed = "currency_assumed"
+    case textPage = "text_page"
+  }
+}
+
+/// The image a receipt's lines were read from: its size, and its corners in the photo's
+/// full-resolution pixels (upright as the load stage turns it), the first corner the page's
+/// top-left as it was read. Warping the photo by `quad` to `width` × `height` gives the page the
+/// line boxes are in, turned the way it was read.
+public struct TextPage: Codable, Sendable, Equatable {
+  public var width: Int
+  public var height: Int
+  public var quad: Quad
+  public init(width: Int, height: Int, quad: Quad) {
+    self.width = width
+    self.height = height
+    self.quad = quad
+  }
+
+  /// The page read from an image of `width` × `height` whose corners in the photo are `corners`
+  /// (top-left of that image first), after that image was turned by EXIF `orientation` (1, 3, 6
+  /// or 8) to be read.
+  public static func turned(width: Int, height: Int, corners: [Point], orientation: Int) -> TextPage {
+    // Which corner of the unturned image becomes the turned one's top-left (`applyingOrientation`).
+    let firstCorner = [3: 2, 6: 3, 8: 1][orientation] ?? 0
+    let quad = (0..<4).map { corners[(firstCorner + $0) % 4] }
+    let swapsAxes = orientation == 6 || orientation == 8
+    return TextPage(
+      width: swapsAxes ? height : width, height: swapsAxes ? width : height,
+      quad: Quad(quad).map(Rounding.tenths))
   }
 }

@@ -176,6 +176,7 @@ public final class ReceiptStage: Stage {
       item: item, latest: latest)
     var receipt = page.receipt
     var notes = page.notes
+    receipt.textPage = try Self.textPage(of: flattened, item: item, turn: page.turn)
     if options.rawReading, let flattened, choice.isUnsure(receipt), item.secondsRemaining > 1,
       let scan = try Self.flatScan(item, page: flattened, maxPixels: options.rawReadingMaxPixels)
     {
@@ -187,6 +188,22 @@ public final class ReceiptStage: Stage {
     }
     Self.assumeCurrency(&receipt, options.defaultCurrency)
     item.artifacts.write(ReceiptReadout(receipt: receipt, notes: notes))
+  }
+
+  /// The page the first reading's lines were read on: the flattened page, or the whole photo
+  /// without `receipt_warp`, turned as it was read.
+  static func textPage(of flattened: ReceiptPage?, item: PhotoItem, turn: Turn?) throws -> TextPage {
+    let orientation = turn?.orientation ?? 1
+    if let flattened {
+      return TextPage.turned(
+        width: flattened.grey.width, height: flattened.grey.height, corners: flattened.quad,
+        orientation: orientation)
+    }
+    let full = try item.fullImage()
+    let w = Double(full.width), h = Double(full.height)
+    return TextPage.turned(
+      width: full.width, height: full.height, corners: [Point(0, 0), Point(w, 0), Point(w, h), Point(0, h)],
+      orientation: orientation)
   }
 
   /// Which way up the page is turned (EXIF orientation 3, 6 or 8) and by how many degrees.

@@ -101,4 +101,25 @@ final class ReceiptOrientationCheckTests: XCTestCase {
     wrong.quarterTurnsBelowMargin = 1.5
     XCTAssertThrowsError(try ReceiptStage.validate(wrong, context: StageContext()))
   }
+
+  /// The record's `text_page`, warped from the photo, is the page as it was read: the flattened
+  /// page turned by the reading's orientation, pixel for pixel.
+  func testTheTextPageWarpsToThePageTurnedAsItWasRead() throws {
+    let photo = Bitmap(width: 240, height: 180, format: .gray) { out in
+      for y in 0..<180 {
+        for x in 0..<240 { out[y * 240 + x] = UInt8((x * 2 + y * 3) * 255 / (239 * 2 + 179 * 3)) }
+      }
+    }
+    let corners = [Point(30, 20), Point(210, 26), Point(204, 160), Point(24, 150)]
+    let flat = try XCTUnwrap(photo.warped(quad: corners, width: 120, height: 90))
+    for orientation in [1, 3, 6, 8] {
+      let page = TextPage.turned(width: 120, height: 90, corners: corners, orientation: orientation)
+      let read = flat.applyingOrientation(orientation)
+      XCTAssertEqual([page.width, page.height], [read.width, read.height], "orientation \(orientation)")
+      let again = try XCTUnwrap(photo.warped(quad: page.quad.corners, width: page.width, height: page.height))
+      let difference = zip(again.pixels, read.pixels).map { abs(Int($0) - Int($1)) }
+      let mean = Double(difference.reduce(0, +)) / Double(difference.count)
+      XCTAssertLessThan(mean, 3, "orientation \(orientation): the warp by text_page is the page as read")
+    }
+  }
 }
