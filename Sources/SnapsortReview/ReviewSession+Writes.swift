@@ -145,7 +145,7 @@ extension ReviewSession {
     let outcome: Rewarp.Outcome
     do {
       outcome = try Rewarp.run(
-        [correction], records: records, sources: [record.file: photo], config: try runConfig(summary),
+        [correction], records: records, sources: [record.file: photo], reanalysis: try reanalysis(summary),
         outputDirectory: outputDirectory)
     } catch let failure as Rewarp.Failure {
       throw ReviewError(422, failure.description)
@@ -157,9 +157,47 @@ extension ReviewSession {
     return try detail(file: record.file)
   }
 
+  /// The run's stages, made once (in the background at start, `prepareReanalysis`, else on the
+  /// first moved corner) and kept: the OCR models load once.
+  private func reanalysis(_ summary: RunSummary) throws -> Rewarp.Reanalysis {
+    if let kept = keptReanalysis { return kept }
+    if let prepared = preparedStages.wait() {
+      loadedConfig = prepared.config
+      keptReanalysis = prepared.reanalysis
+      return prepared.reanalysis
+    }
+    let made = try Rewarp.Reanalysis(config: try runConfig(summary), outputDirectory: outputDirectory)
+    keptReanalysis = made
+    return made
+  }
+
+  /// Makes the run's stages off the session's queue, so that the first moved corner does not wait
+  /// for the OCR models to load (about half a second) while the page stays quick; a config that
+  /// cannot re-run a card is left for that corner to report.
+  public func prepareReanalysis() {
+    let directory = outputDirectory, configURL = configURL
+    preparedStages.make {
+      guard let summary = RunSummary.read(in: directory),
+        let config = try? Self.loadRunConfig(configURL, summary: summary, outputDirectory: directory),
+        config.steps.contains(where: { $0.produces.contains { $0 == CardCrop.self } }),
+        let made = try? Rewarp.Reanalysis(config: config, outputDirectory: directory)
+      else { return nil }
+      return PreparedStages.Stages(config: config, reanalysis: made)
+    }
+  }
+
   /// The run's config, loaded once and only if it is the one that made the run.
   private func runConfig(_ summary: RunSummary) throws -> PipelineConfig {
     if let config = loadedConfig { return config }
+    let config = try Self.loadRunConfig(configURL, summary: summary, outputDirectory: outputDirectory)
+    loadedConfig = config
+    return config
+  }
+
+  /// The config file of the run, only if it is the one that made the run (run.json's hash).
+  private static func loadRunConfig(_ configURL: URL?, summary: RunSummary, outputDirectory: URL) throws
+    -> PipelineConfig
+  {
     guard let configURL else {
       throw ReviewError(
         422, "run.json names no config file found here: start review with --config or --preset")
@@ -177,7 +215,6 @@ extension ReviewSession {
         "the run was made with another config than \(configURL.path): start review with the run's own --config or --preset"
       )
     }
-    loadedConfig = config
     return config
   }
 

@@ -42,6 +42,9 @@ public final class ReviewSession: @unchecked Sendable {
   let parseSearch: @Sendable (String) throws -> ReviewSearch
   /// The run's config once loaded (by `runConfig`).
   var loadedConfig: PipelineConfig?
+  /// The run's stages once made (by `reanalysis`), kept for every later moved corner.
+  var keptReanalysis: Rewarp.Reanalysis?
+  let preparedStages = PreparedStages()
   private let serial = DispatchQueue(label: "snapsort.review.session")
 
   /// Opens `outputDirectory`, which must hold a finished run (run.json, records.jsonl and the
@@ -301,5 +304,37 @@ public final class ReviewSession: @unchecked Sendable {
 
   static func escape(_ text: String) -> String {
     text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+  }
+}
+
+/// The run's stages made on a thread of their own while the page loads; the first moved corner
+/// waits for them instead of loading the models a second time.
+final class PreparedStages: @unchecked Sendable {
+  // Safety: `stages` is written once before `group` is left and read only after waiting on it.
+  struct Stages {
+    let config: PipelineConfig
+    let reanalysis: Rewarp.Reanalysis
+  }
+  private let group = DispatchGroup()
+  private let lock = NSLock()
+  private var stages: Stages?
+
+  func make(_ body: @escaping @Sendable () -> Stages?) {
+    group.enter()
+    DispatchQueue.global(qos: .utility).async { [self] in
+      let made = body()
+      lock.withLock { stages = made }
+      group.leave()
+    }
+  }
+
+  /// The stages once made; nil when none were asked for or they could not be made. Hands them
+  /// over once.
+  func wait() -> Stages? {
+    group.wait()
+    return lock.withLock {
+      defer { stages = nil }
+      return stages
+    }
   }
 }

@@ -62,6 +62,7 @@ struct ReviewCommand: ParsableCommand {
     }
     // Unbuffered: a script or test that started the server reads the URL before it stops.
     FileHandle.standardOutput.write(Data((url.absoluteString + "\n").utf8))
+    session.prepareReanalysis()
     Terminal.info("reviewing \(session.outputDirectory.path) at the URL above; Ctrl-C stops")
     Self.waitForInterrupt()
     _ = Self.wait { await server.stop() }

@@ -21,6 +21,54 @@ extension Rewarp {
     _ corrections: [Correction], records: [Record], sources: [String: URL], config: PipelineConfig,
     outputDirectory: URL
   ) throws -> Outcome {
+    try checkRunnable(corrections, records: records, sources: sources, config: config)
+    let staging = outputDirectory.appendingPathComponent(".snapsort/rewarp-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: staging) }
+    let old = Dictionary(records.map { ($0.file, $0) }, uniquingKeysWith: { _, last in last })
+    let rewarped = try rerun(corrections, old: old, sources: sources, config: config, into: staging)
+    return try replace(
+      corrections, records: records, with: rewarped, from: staging, outputDirectory: outputDirectory)
+  }
+
+  /// `run` with stages made once and kept for every later correction of the same folder
+  /// (`snapsort review`, where loading the OCR models for each moved corner would cost more
+  /// than the card's analysis).
+  public static func run(
+    _ corrections: [Correction], records: [Record], sources: [String: URL], reanalysis: Reanalysis,
+    outputDirectory: URL
+  ) throws -> Outcome {
+    try checkRunnable(corrections, records: records, sources: sources, config: reanalysis.config)
+    defer { try? FileManager.default.removeItem(at: reanalysis.staging) }
+    let old = Dictionary(records.map { ($0.file, $0) }, uniquingKeysWith: { _, last in last })
+    var rewarped: [String: Record] = [:]
+    for correction in corrections {
+      let input = InputScanner.Input(relativePath: correction.file, url: sources[correction.file]!)
+      rewarped[correction.file] = reanalysis.pipeline.record(
+        for: input, seeds: seeds(correction.quad, classification: old[correction.file]?.classification))
+    }
+    return try replace(
+      corrections, records: records, with: rewarped, from: reanalysis.staging,
+      outputDirectory: outputDirectory)
+  }
+
+  /// A run's config with its stages made once, for corrections made one after another: crops are
+  /// made in a folder of their own under `.snapsort/`, emptied after each correction.
+  public final class Reanalysis {
+    let config: PipelineConfig
+    let staging: URL
+    let pipeline: PhotoPipeline
+    public init(config: PipelineConfig, outputDirectory: URL) throws {
+      self.config = config
+      staging = outputDirectory.appendingPathComponent(".snapsort/rewarp-kept-\(UUID().uuidString)")
+      pipeline = try PhotoPipeline(config: config, outputDirectory: staging)
+    }
+  }
+
+  /// - Throws: `Failure` when a correction has a problem, a corrected file has no photo in
+  ///   `sources` or the config has no `warp` stage.
+  private static func checkRunnable(
+    _ corrections: [Correction], records: [Record], sources: [String: URL], config: PipelineConfig
+  ) throws {
     let problems =
       problems(corrections, records: records)
       + corrections.filter { sources[$0.file] == nil }.map { "\($0.file): its photo was not found" }
@@ -28,12 +76,16 @@ extension Rewarp {
     guard config.steps.contains(where: { $0.produces.contains { $0 == CardCrop.self } }) else {
       throw Failure("the pipeline has no warp stage to re-run")
     }
+  }
+
+  /// The old records with each rewarped one put in place where `refusal` allows, its crop moved
+  /// from `staging` into the output folder.
+  private static func replace(
+    _ corrections: [Correction], records: [Record], with rewarped: [String: Record], from staging: URL,
+    outputDirectory: URL
+  ) throws -> Outcome {
     var byFile: [String: Record] = [:]
     for record in records { byFile[record.file] = record }
-    let staging = outputDirectory.appendingPathComponent(".snapsort/rewarp-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: staging) }
-    let rewarped = try rerun(corrections, old: byFile, sources: sources, config: config, into: staging)
-
     var outcome = Outcome(records: [], replaced: [], kept: [])
     for correction in corrections {
       let file = correction.file
@@ -65,12 +117,16 @@ extension Rewarp {
     let inputs = corrections.map { InputScanner.Input(relativePath: $0.file, url: sources[$0.file]!) }
     return try Runner(config: config, jobs: 1, outputDirectory: staging).records(
       for: inputs,
-      seeds: { input in
-        [
-          KindDecision(classification: classifications[input.relativePath], kind: .card),
-          CardGeometry(quad: quads[input.relativePath], confidence: 1, reason: nil, cornersAreFinal: true),
-        ]
+      seeds: { input in seeds(quads[input.relativePath]!, classification: classifications[input.relativePath])
       })
+  }
+
+  /// What a corrected photo starts with: the person's corners, final, and the kind card.
+  private static func seeds(_ quad: [Point], classification: Classification?) -> [any Artifact] {
+    [
+      KindDecision(classification: classification, kind: .card),
+      CardGeometry(quad: quad, confidence: 1, reason: nil, cornersAreFinal: true),
+    ]
   }
 
   /// Why `new` must not replace `old`, or nil when it is a complete card record of the same photo.
