@@ -100,7 +100,7 @@ def main():
             "records": queue["count"], "cards": len(cards), "drops": len(drops), "refused": refused,
             "drop_to_crop_ms_median": round(statistics.median(drops), 1),
             "drop_to_crop_ms_p95": round(percentile(drops, 0.95), 1),
-            "first_drop_ms": round(drops[0], 1),
+            "first_drop_ms": round(drops[0], 1), "first_drop_cpu_ms": round(cpu[0], 1),
             "settle_s": args.settle, "server_cores": 1,
             "drop_cpu_ms_median": round(statistics.median(cpu), 1),
             "drop_cpu_ms_p95": round(percentile(cpu, 0.95), 1),

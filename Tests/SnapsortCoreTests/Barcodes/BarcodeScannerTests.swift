@@ -32,6 +32,24 @@ final class BarcodeScannerTests: XCTestCase {
     }
   }
 
+  /// A budget spent before the passes are done stops them and says so; the default budget is far
+  /// from what a photo without a code takes, every pass included.
+  func testTheTimeBudgetStopsThePassesAndSaysSo() throws {
+    let input = try XCTUnwrap(
+      InputScanner().scan([Self.samples.appendingPathComponent("negatives")]).inputs.first)
+    var options = BarcodeStage.Options()
+    options.expectedCodes = 0
+    options.timeBudgetMs = 1
+    let cut = try Self.run(input.url, options: options)
+    XCTAssertTrue(
+      (cut.record.notes ?? []).contains { $0.contains("time budget (1 ms CPU) ran out") },
+      "\(cut.record.notes ?? [])")
+    options.timeBudgetMs = BarcodeStage.Options().timeBudgetMs
+    let whole = try Self.run(input.url, options: options)
+    XCTAssertFalse(
+      (whole.record.notes ?? []).contains { $0.contains("time budget") }, "\(whole.record.notes ?? [])")
+  }
+
   func testScreenshotCodeWithQuadInImagePixelsAndEarlyStop() throws {
     let item = try Self.run(
       Self.samples.appendingPathComponent("screenshots/screenshot-03-light.png"), options: .init())
