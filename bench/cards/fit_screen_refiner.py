@@ -53,6 +53,28 @@ rejected where the two sides meeting it run on past it, `runs_on`): the binary w
 quad of 9 of the 26 Apple-Wallet-style passes (no card rectangle) of held-out seed 7202 and their
 colour (ΔE00 < 10) fell from 21 to 13 of 26; train has no passes (that app family is held out), so
 this cannot be fitted here.
+
+Fourth fit, 2026-11-26 (seed 8311 as above, and a fresh train set `--split train --seed 8711`, 300
+screenshots; the detector alone: 161 at IoU >= 0.9). Of the binary's misses, "panel chosen" is the
+largest cause (12 of 33 on 8311, 16 of 38 on 8711). In several the card above the panel has four
+clear steps, but the search above took the largest combination of the card's aspect first and
+asked for clear steps afterwards: a larger rectangle through the screen's edges (candidates of
+zero step) or a row of text won, failed the test, and the card was lost. `strong_first`: only
+peaks of at least twice `minimum` take part in the searches above a panel and at the top of a tall
+quad. Twin, IoU >= 0.9 (widening 0.08 / 0.15 alike everywhere):
+
+| set | into | without strong_first | with |
+|---|---|---|---|
+| 8311 | 0.05 / 0.15 / 0.3 | 270 / 270 / 271 | 273 / 274 / 275 |
+| 8711 | 0.05 / 0.15 / 0.3 | 264 / 263 / 263 | 269 / 269 / 269 |
+
+The binary with strong_first and into 0.3: 8311 267 -> 271, 8711 262 -> 269; into 0.3 gained one
+card whose own shadow above the panel put the panel's quad top a tenth of a card height inside the
+card, and lost one where a band inside the card paired with a row of the panel's QR code (card and
+panel of one width: their sides run on in one line), the loss noted in the third fit. Committed:
+strong_first, into 0.05 (as before), widening 0.08. Tried in the twin and left out: where no four
+clear steps have the aspect, one side a step of `minimum` to twice that (a white half of the card
+on a light theme): 273 -> 274 on 8311, 269 -> 270 on 8711, too little for the risk to passes.
 """
 import argparse, itertools, json, math, os, sys
 
@@ -132,10 +154,12 @@ def running_off(v, h, c, p):
     return best
 
 
-def search(v, h, box, reach, p, running=False):
+def search(v, h, box, reach, p, running=False, weakest=0):
+    """The best card-aspect combination of one peak per side; only peaks of at least `weakest`
+    take part (a search above a panel asks for clear steps on all four sides)."""
     if box[2] - box[0] < 32 or box[3] - box[1] < 20:
         return None
-    c = {side: peaks(v, h, side, box, reach, p) for side in "ltrb"}
+    c = {side: [q for q in peaks(v, h, side, box, reach, p) if q[1] >= weakest] for side in "ltrb"}
     best = None
     for l, r, t, b in itertools.product(c["l"], c["r"], c["t"], c["b"]):
         if r[0] <= l[0] or b[0] <= t[0]:
@@ -208,8 +232,9 @@ def refine(v, h, quad, p):
     height = width / ASPECT
     above = (max(0, x0 - p["widening"] * width), max(0, y0 - (p["gap"] + 1.15) * height),
              min(v.shape[1] + 1, x1 + p["widening"] * width), y0 - 2 + p.get("into", 0) * height)
+    strong = 2 * p["minimum"] if p.get("strong_first") else 0
     if above[3] - above[1] > 0.6 * height:
-        card = search(v, h, above, p["above_reach"], p)
+        card = search(v, h, above, p["above_reach"], p, weakest=strong)
         if card and card[1] >= 2 * p["minimum"]:
             box = card[0]
         elif p.get("implied"):
@@ -217,7 +242,7 @@ def refine(v, h, quad, p):
     x0, y0, x1, y1 = box
     height = (x1 - x0) / ASPECT
     if y1 - y0 > p["tallness"] * height:
-        card = search(v, h, (x0, y0, x1, min(y1, y0 + 1.3 * height)), p["above_reach"], p)
+        card = search(v, h, (x0, y0, x1, min(y1, y0 + 1.3 * height)), p["above_reach"], p, weakest=strong)
         if card and card[1] >= 2 * p["minimum"]:
             box = card[0]
     l, t, r, b = box
@@ -251,9 +276,10 @@ def main():
             if t.get("quad"):
                 items.append((t, records.get(t["file"])))
     grid = {"reach": [0.25], "relative": [0.05], "spread": [0.01], "tolerance": [0.03],
-            "minimum": [6], "tilt": [2.0], "sharpness": [2], "into": [0.05, 0.25],
-            "off_screen": [None, 0.01, 0.03], "edge_run": [0.03], "implied": [None, 12, 30, 50]}
-    fixed = {"outward": 3, "widening": 0.08, "gap": 0.35, "above_reach": 0.45, "tallness": 1.25}
+            "minimum": [6], "tilt": [2.0], "sharpness": [2], "into": [0.05, 0.15, 0.3],
+            "off_screen": [0.01], "edge_run": [0.03], "implied": [None], "strong_first": [False, True],
+            "widening": [0.08, 0.15]}
+    fixed = {"outward": 3, "gap": 0.35, "above_reach": 0.45, "tallness": 1.25}
     before = sum(bool(q) and iou(t["quad"], q) >= 0.9 for t, q in items)
     print(f"{len(items)} train screenshots with a card quad; detector alone: {before} at IoU >= 0.9")
     points = [dict(zip(grid, values), **fixed) for values in itertools.product(*grid.values())]

@@ -8,6 +8,8 @@ Per group (all, kind, app family by default; any ground-truth key with --by):
   name ≥0.8      difflib ratio of the same normalised strings ≥ 0.8
   quad ≥.90/.95  IoU of the found quad with the ID-1 rectangle (images whose truth has a quad)
   corners        of quads with IoU ≥ 0.5: the first corner is the card's own top-left and the order is clockwise
+  pass crop      a pass with no card rectangle (truth quad null, pass_box): the found quad has IoU ≥ 0.9
+                 with the whole pass (issue #25 item 2: the whole pass is the crop); no quad counts as a miss
   colour         CIEDE2000 < 10 between the truth's top colour and the record's first background
                  (card.backgrounds[0], else colors[0]); "colour any": any record colour
   code exact     the truth's code value is among the record's barcodes (UPC-A also as its EAN-13 form)
@@ -116,6 +118,10 @@ def score_one(t, r):
         s["iou"] = iou(t["quad"], found) if found else 0.0
         if found and s["iou"] >= 0.5:
             s["order_ok"] = order_ok(t["quad"], found)
+    elif t.get("pass_box"):
+        x0, y0, x1, y1 = t["pass_box"]
+        found = card.get("quad")
+        s["pass_iou"] = iou([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], found) if found else 0.0
     if t.get("colors"):
         top = t["colors"][0]["hex"]
         first = (card.get("backgrounds") or [None])[0] or ((card.get("colors") or [{}])[0]).get("hex")
@@ -147,6 +153,7 @@ def score_one(t, r):
 COLUMNS = [
     ("name exact", "name_exact", None), ("name ≥0.8", "name_fuzzy", None),
     ("quad ≥.90", "iou", lambda v: v >= 0.9), ("quad ≥.95", "iou", lambda v: v >= 0.95), ("corners", "order_ok", None),
+    ("pass crop", "pass_iou", lambda v: v >= 0.9),
     ("colour", "colour_ok", None), ("colour any", "colour_any", None),
     ("code exact", "code_exact", None), ("false codes", "false_code", None), ("other card's code", "other_code", None),
     ("issuer", "issuer_ok", None), ("issuer false", "issuer_false", None), ("payment", "payment_ok", None),

@@ -14,7 +14,7 @@ final class ScreenCardRefinerTests: XCTestCase {
   /// fading over `blur` pixels), the card drawn over it with a band across its top.
   private func screenshot(
     blur: Double, shadowAlpha: Double, jpegNoise: Bool = false, panel: Bool = false,
-    whiteFooter: Bool = false,
+    whiteFooter: Bool = false, toolbar: Bool = false,
     background: Double = 242
   ) -> Bitmap {
     let width = 720, height = 1400, radius = 40, drop = 24.0
@@ -25,7 +25,10 @@ final class ScreenCardRefinerTests: XCTestCase {
       for y in 0..<height {
         for x in 0..<width {
           var colour: (UInt8, UInt8, UInt8)
-          if panel, self.inPanel(x, y) {
+          if toolbar, y < 150 {
+            // An app's toolbar across the screen's top, in a colour of its own.
+            colour = (60, 60, 200)
+          } else if panel, self.inPanel(x, y) {
             // A white code panel of the card's own shape below it, bars across its middle.
             let bar = y > self.panel.y0 + 120 && y < self.panel.y1 - 120 && x > 120 && x < 600 && x % 9 < 4
             colour = bar ? (0, 0, 0) : (255, 255, 255)
@@ -140,6 +143,15 @@ final class ScreenCardRefinerTests: XCTestCase {
     // lower edge.
     let image = screenshot(blur: 20, shadowAlpha: 0.4, panel: true)
     let panelQuad = [Point(40, 600), Point(680, 600), Point(680, 1064), Point(40, 1064)]
+    try assertCorners(ScreenCardRefiner(image: image).cardAbove(panelQuad), within: 1)
+  }
+
+  func testTheCardAboveAPanelWinsOverALargerShapeThroughTheScreensEdges() throws {
+    // The panel's quad, widened by its glow, spans the screen: the strip above it runs from edge
+    // to edge, and the screen's two edges (no step at all) with the toolbar's foot and the
+    // card's bottom make a rectangle of the card's aspect larger than the card.
+    let image = screenshot(blur: 20, shadowAlpha: 0.4, panel: true, toolbar: true)
+    let panelQuad = [Point(0, 660), Point(720, 660), Point(720, 1064), Point(0, 1064)]
     try assertCorners(ScreenCardRefiner(image: image).cardAbove(panelQuad), within: 1)
   }
 
