@@ -9,7 +9,9 @@ struct MerchantCommand: ParsableCommand {
     discussion: """
       Receipts are grouped under one merchant when their headers print the same registration, tax \
       or phone number, or when their names differ only by what OCR confuses (`D.I.Y.`/`D.1.¥.`), \
-      punctuation, legal forms (`SDN BHD`, `GmbH`) or a branch in parentheses. `stats` and \
+      punctuation, legal forms (`SDN BHD`, `GmbH`) or a branch in parentheses. Two groups whose \
+      names clearly differ are not joined by a number they share (a franchise's hotline) unless \
+      one receipt prints the other's name in its first lines. `stats` and \
       `search --merchant` use the group's name: its most common name, in the \
       spelling closest to the others. A merge or split is kept in the store and holds on every rerun.
       """,

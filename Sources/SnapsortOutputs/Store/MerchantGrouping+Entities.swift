@@ -16,29 +16,53 @@ extension MerchantGrouping {
       if let a = byKey[choice.first]?.first, let b = byKey[choice.second]?.first { groups.link(a, b) }
     }
     for members in byKey.values { for index in members.dropFirst() { groups.link(members[0], index) } }
+    let common = commonWords(Array(byKey.keys), parameters: parameters)
+    // A name of legal forms alone (`SDN BHD`) names nothing, and conflicts with no name.
+    let farApart = { (a: String, b: String) in
+      !a.isEmpty && !b.isEmpty
+        && weightedDistance(words(ofKey: a), words(ofKey: b), common: [], parameters: parameters)
+          > parameters.maxGroupNameDistance
+    }
+    // An address or a slogan read as the merchant: the merchant's name is then on a line above.
+    let readsAs = { (receipt: Int, key: String) in
+      receipts[receipt].lines.prefix(parameters.nameLines).contains {
+        closeness(words($0), words(ofKey: key), common: common, parameters: parameters) != nil
+      }
+    }
     var byIdentifier: [String: Int] = [:]
     for (index, receipt) in receipts.enumerated() {
       for identifier in identifiers(receipt.lines, parameters: parameters).sorted() {
         if let first = byIdentifier[identifier] {
-          groups.link(first, index)
+          groups.link(first, index) { keyA, keyB in
+            farApart(keyA, keyB) && !readsAs(index, keyA) && !readsAs(first, keyB)
+          }
         } else {
           byIdentifier[identifier] = index
         }
       }
     }
-    for (a, b) in closeNames(Array(byKey.keys), parameters: parameters) {
-      groups.link(byKey[a]![0], byKey[b]![0])
+    for (a, b) in closeNames(Array(byKey.keys), common: common, parameters: parameters) {
+      groups.link(byKey[a]![0], byKey[b]![0], unlessNamed: farApart)
     }
     let names = groups.names(receipts.map(\.merchant))
     return Dictionary(uniqueKeysWithValues: names.map { (receipts[$0.key].id, $0.value) })
   }
 
-  /// Pairs of distinct name keys within `maxDistance`, closest first (ties by the keys).
-  static func closeNames(_ keys: [String], parameters: Parameters) -> [(String, String)] {
-    let words = keys.map { $0.split(separator: " ").map(String.init) }
+  static func words(ofKey key: String) -> [String] { key.split(separator: " ").map(String.init) }
+
+  /// Words of three or more characters in `commonWordNames` or more of the distinct names.
+  static func commonWords(_ keys: [String], parameters: Parameters) -> Set<String> {
     var namesOfWord: [String: Int] = [:]
-    for name in words { for word in Set(name) where word.count >= 3 { namesOfWord[word, default: 0] += 1 } }
-    let common = Set(namesOfWord.filter { $0.value >= parameters.commonWordNames }.keys)
+    for key in keys {
+      for word in Set(words(ofKey: key)) where word.count >= 3 { namesOfWord[word, default: 0] += 1 }
+    }
+    return Set(namesOfWord.filter { $0.value >= parameters.commonWordNames }.keys)
+  }
+
+  /// Pairs of distinct name keys within `maxDistance`, closest first (ties by the keys).
+  static func closeNames(_ keys: [String], common: Set<String>, parameters: Parameters) -> [(String, String)]
+  {
+    let words = keys.map { Self.words(ofKey: $0) }
     // Only names sharing three characters in a row are compared: a name within 20 % of
     // another shares one, and a store of thousands of names is not compared pair by pair.
     var namesOfTrigram: [Substring: [Int]] = [:]
@@ -56,16 +80,23 @@ extension MerchantGrouping {
     }
     var close: [(distance: Double, a: String, b: String)] = []
     for pair in pairs {
-      let distance = weightedDistance(words[pair[0]], words[pair[1]], common: common, parameters: parameters)
-      if distance <= parameters.maxDistance
-        && (distance <= parameters.closeWithoutWords
-          || wordsCorrespond(words[pair[0]], words[pair[1]], common: common, parameters: parameters))
-      {
+      if let distance = closeness(words[pair[0]], words[pair[1]], common: common, parameters: parameters) {
         let (a, b) = (keys[pair[0]], keys[pair[1]])
         close.append((distance, min(a, b), max(a, b)))
       }
     }
     return close.sorted { ($0.distance, $0.a, $0.b) < ($1.distance, $1.a, $1.b) }.map { ($0.a, $0.b) }
+  }
+
+  /// The two names' weighted distance when they read as one merchant's, else nil.
+  static func closeness(_ a: [String], _ b: [String], common: Set<String>, parameters: Parameters) -> Double?
+  {
+    let distance = weightedDistance(a, b, common: common, parameters: parameters)
+    guard distance <= parameters.maxDistance,
+      distance <= parameters.closeWithoutWords
+        || wordsCorrespond(a, b, common: common, parameters: parameters)
+    else { return nil }
+    return distance
   }
 
   /// Whether every word of each name but the common and the shortest ones is close to a word of
@@ -113,34 +144,50 @@ extension MerchantGrouping {
   }
 }
 
-/// Union–find over receipts that refuses a link joining two names the user split.
+/// Union–find over receipts that refuses a link joining two names the user split, and, when
+/// asked, one between two groups whose names conflict.
 struct LinkedGroups {
   private var sets: DisjointSets
-  /// The name keys in each root's group.
-  private var keysOfRoot: [Int: Set<String>]
+  /// How many receipts of each root's group carry each name key.
+  private var keysOfRoot: [Int: [String: Int]]
   private let splits: [(String, String)]
 
   init(count: Int, keys: [String?], choices: [MerchantGrouping.Choice]) {
     sets = DisjointSets(count: count)
     keysOfRoot = [:]
-    for (index, key) in keys.enumerated() { if let key { keysOfRoot[index] = [key] } }
+    for (index, key) in keys.enumerated() { if let key { keysOfRoot[index] = [key: 1] } }
     splits = choices.filter { $0.kind == .split }.map { ($0.first, $0.second) }
   }
 
   mutating func root(_ index: Int) -> Int { sets.root(of: index) }
 
-  mutating func link(_ a: Int, _ b: Int) {
+  /// The key most of the root's receipts carry (ties: the smaller key); nil for a group without
+  /// a name.
+  private func mainKey(ofRoot root: Int) -> String? {
+    keysOfRoot[root]?.min { ($1.value, $0.key) < ($0.value, $1.key) }?.key
+  }
+
+  /// Joins the groups of `a` and `b`, unless the user split two of their names or
+  /// `conflicting` holds for the two groups' main keys.
+  mutating func link(
+    _ a: Int, _ b: Int, unlessNamed conflicting: (String, String) -> Bool = { _, _ in false }
+  ) {
     let (rootA, rootB) = (root(a), root(b))
     guard rootA != rootB else { return }
-    let keysA = keysOfRoot[rootA] ?? [], keysB = keysOfRoot[rootB] ?? []
+    let keysA = keysOfRoot[rootA] ?? [:], keysB = keysOfRoot[rootB] ?? [:]
     for (first, second) in splits
-    where (keysA.contains(first) && keysB.contains(second))
-      || (keysA.contains(second) && keysB.contains(first))
+    where (keysA[first] != nil && keysB[second] != nil)
+      || (keysA[second] != nil && keysB[first] != nil)
+    {
+      return
+    }
+    if let keyA = mainKey(ofRoot: rootA), let keyB = mainKey(ofRoot: rootB), keyA != keyB,
+      conflicting(keyA, keyB)
     {
       return
     }
     sets.join(rootA, rootB)
-    keysOfRoot[rootA] = keysA.union(keysB)
+    keysOfRoot[rootA] = keysA.merging(keysB, uniquingKeysWith: +)
     keysOfRoot[rootB] = nil
   }
 

@@ -5,9 +5,12 @@ import SnapsortStages
 ///
 /// Two receipts are one merchant when they print the same long number in their header (a
 /// company registration, tax id or phone number), or when their names are close once legal
-/// forms, punctuation and the characters OCR confuses are set aside. The user's own choices
-/// (`snapsort merchant merge` and `split`) come first and are never undone by a name's
-/// likeness. Each group is named by its most frequent spelling.
+/// forms, punctuation and the characters OCR confuses are set aside. Links are not taken blindly
+/// in a chain: two groups whose names clearly differ are not joined by a number or a name they
+/// share, so a hotline two merchants print, or one receipt whose merchant was read from the
+/// customer's line, does not join a market with a bakery. The user's own choices (`snapsort
+/// merchant merge` and `split`) come first and are never undone by a name's likeness. Each group
+/// is named by its most frequent spelling.
 public enum MerchantGrouping {
   /// Fitted by `bench/store/fit_merchants.py` on the SROIE receipts of folds 0–3
   /// (`bench/receipts/folds.json`), read by the receipts preset; fold 4 is the reported figure.
@@ -27,7 +30,13 @@ public enum MerchantGrouping {
     /// store's distinct names: `enterprise`, `restaurant`), against 1 in the rest of the name.
     public var commonWordWeight = 0.3
     public var commonWordNames = 5
-    /// Header lines searched for identifiers, and the digits one needs.
+    /// A link between two groups is refused when the names most of each group's receipts carry
+    /// are farther apart than this (edit distance as a share of the longer, no word discounted):
+    /// the evidence conflicts. A shared identifier still joins them when one of its two
+    /// receipts has a line among its first `nameLines` that reads as the other group's name.
+    public var maxGroupNameDistance = 0.5
+    public var nameLines = 3
+    /// Header lines searched for identifiers, and the digits one needs (and compares: the last).
     public var identifierLines = 12
     public var identifierDigits = 9
 
@@ -120,7 +129,10 @@ public enum MerchantGrouping {
         if character.isASCII && character.isNumber {
           digits.append(character)
         } else if !" -/".contains(character) {
-          if digits.count >= parameters.identifierDigits { found.insert(digits) }
+          // By their last digits: OCR adds a stray digit before a number or drops its 0.
+          if digits.count >= parameters.identifierDigits {
+            found.insert(String(digits.suffix(parameters.identifierDigits)))
+          }
           digits = ""
         }
       }

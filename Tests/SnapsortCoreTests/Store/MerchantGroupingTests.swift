@@ -40,15 +40,42 @@ final class MerchantGroupingTests: XCTestCase {
     let receipts = [
       receipt(
         1, "Restoran Seri Melur", lines: ["RESTORAN SERI MELUR", "(1234567-X)", "GST ID: 001234567890"]),
-      receipt(2, "NO 12, JALAN BUNGA RAYA", lines: ["NO 12, JALAN BUNGA RAYA", "GST ID : 0012 3456 7890"]),
+      receipt(
+        2, "NO 12, JALAN BUNGA RAYA",
+        lines: ["RESTORAN SERI MELUR", "NO 12, JALAN BUNGA RAYA", "GST ID : 0012 3456 7890"]),
       receipt(3, nil, lines: ["GST ID 001234567890"]),
       receipt(4, "Restoran Seri Mawar", lines: ["TEL 03-2222 1111", "GST ID: 009999999999"]),
+      receipt(5, nil, lines: ["GST ID 7001234567890"]),
     ]
     let entities = MerchantGrouping.entities(of: receipts)
     XCTAssertEqual(entities[1], "NO 12, JALAN BUNGA RAYA")
     XCTAssertEqual(entities[2], entities[1])
     XCTAssertEqual(entities[3], entities[1], "a receipt without a merchant name joins by its number")
+    XCTAssertEqual(entities[5], entities[1], "a stray digit read before the number")
     XCTAssertEqual(entities[4], "Restoran Seri Mawar")
+  }
+
+  func testANumberSharedByTwoGroupsWithUnlikeNamesJoinsNoChain() {
+    let bakery = ["ROTI EMAS BAKERIES SDN BHD", "TEL 03-5542 3228", "GST ID: 001111111111", "TAX INVOICE"]
+    let receipts = [
+      receipt(1, "ROTI EMAS BAKERIES SDN BHD", lines: bakery),
+      receipt(2, "ROTI EMAS BAKERIES SDN BHD", lines: bakery),
+      // Read from the customer's line of the bakery's invoice; its own header is illegible.
+      receipt(
+        3, "PASAR SEGAR JAYA SDN BHD",
+        lines: ["C1, VR URNS thS", "TEL 03-5542 3228", "GST ID: 001111111111", "PASAR SEGAR JAYA SDN BHD"]),
+      receipt(4, "PASAR SEGAR JAYA S/B", lines: ["PASAR SEGAR JAYA S/B", "TEL 03-5613 1328"]),
+      // A misread legal form with the bakery's number: one merchant still.
+      receipt(5, "ROTI EMAS BAKERIES SDN BEELD", lines: ["GST ID: 001111111111"]),
+      // Two merchants printing one hotline (a franchise's, an accountant's).
+      receipt(6, "Kedai Kopi Harmoni", lines: ["Kedai Kopi Harmoni", "HOTLINE 1300 88 7777"]),
+      receipt(7, "Restoran Bintang Timur", lines: ["Restoran Bintang Timur", "HOTLINE 1300-88-7777"]),
+    ]
+    let entities = MerchantGrouping.entities(of: receipts)
+    XCTAssertEqual(entities[4], entities[3])
+    XCTAssertNotEqual(entities[4], entities[1], "the market is not the bakery")
+    XCTAssertEqual(Set([1, 2, 5].map { entities[$0] }), ["ROTI EMAS BAKERIES SDN BHD"])
+    XCTAssertNotEqual(entities[6], entities[7])
   }
 
   func testTheUsersSplitHoldsAgainstLikenessAndNumbersAndTheUsersMergeJoinsUnlikeNames() {
