@@ -19,6 +19,12 @@ the training sets) whose simulated name is not exact is put in the first group t
               within 0.8 of the name
   not found   no candidate's box lies on the name's line
 
+The crop and reading groups are split by sub-cause (`crop_kind`, `reading_kind`): a crop whose
+quad is not the card's (quad), is the card turned by 180° (upside down) or by 90° (turned), or
+has no quad (none); a reading that differs only in diacritics, spaces, punctuation, in Cyrillic
+letters for Latin ones or back (script), lost letters at an end of the name or of a word (ends
+cut), lost or gained a whole word (word lost, extra text), or has letters wrong inside (letters).
+
 Boxes are compared in card units: a candidate's box over the crop's size (both from its logged
 features) against the truth's `card_box` over 1012 × 638. The quad is read from DIR-out/records.jsonl
 (where fit.sh writes the logging run's records). Each group is also split by the name's
@@ -27,7 +33,9 @@ font category (display and script faces among them).
 import argparse
 import collections
 import json
+import math
 import os
+import re
 import sys
 
 import numpy as np
@@ -87,6 +95,42 @@ def crop_wrong(truth, quad):
     return S.iou(truth["quad"], quad) < 0.8 or not S.order_ok(truth["quad"], quad)
 
 
+def crop_kind(truth, quad):
+    """Why the crop is not the card upright: quad, upside down, turned (90°) or none."""
+    if not quad:
+        return "none"
+    if S.iou(truth["quad"], quad) < 0.8:
+        return "quad"
+    corner = min(range(4), key=lambda i: math.dist(quad[i], truth["quad"][0]))
+    return "upside down" if corner == 2 else "turned" if corner in (1, 3) else "quad"
+
+
+def is_cyrillic(text):
+    return any("\u0400" <= c <= "\u04ff" for c in text)
+
+
+def reading_kind(want, got):
+    """The way a reading of the right line differs from the name (first that fits)."""
+    w, g = F.norm(want), F.norm(got)
+    letters = lambda t: re.sub(r"[^\w]", "", t)  # noqa: E731
+    if F.fold(w) == F.fold(g):
+        return "diacritics"
+    if w.replace(" ", "") == g.replace(" ", ""):
+        return "spaces"
+    if letters(w) == letters(g):
+        return "punctuation"
+    if is_cyrillic(w) != is_cyrillic(g):
+        return "script"
+    fw, fg = F.fold(w).split(), F.fold(g).split()
+    if len(fg) < len(fw) and all(x in fw for x in fg):
+        return "word lost"
+    if F.fold(w) in F.fold(g):
+        return "extra text"
+    if len(fw) == len(fg) and all(b in a for a, b in zip(fw, fg)):
+        return "ends cut"
+    return "letters"
+
+
 def cause(truth, candidates, best, quad):
     want = F.fold(truth["name"])
     near = [any(F.ratio(F.fold(t), want) >= 0.8 for t in readings(c)) for c in candidates]
@@ -118,6 +162,7 @@ def main():
         photos = [(t, c) for t, c in F.load(pairs) if t["name"]]
         found = quads(pairs)
         groups, fonts, examples = collections.Counter(), collections.Counter(), collections.defaultdict(list)
+        subgroups = collections.Counter()
         exact = 0
         for truth, candidates in photos:
             best = None
@@ -130,6 +175,10 @@ def main():
                 exact += 1
                 continue
             group = cause(truth, candidates, best, found.get(truth["file"]))
+            if group == "crop":
+                subgroups[(group, crop_kind(truth, found.get(truth["file"])))] += 1
+            if group == "reading":
+                subgroups[(group, reading_kind(truth["name"], got))] += 1
             groups[group] += 1
             fonts[(group, truth.get("font_category"))] += 1
             examples[group].append((truth["file"], truth["name"], got))
@@ -137,6 +186,9 @@ def main():
         for group in ("picker", "reading", "crop", "split", "misread", "not found"):
             by_font = ", ".join(f"{f} {n}" for (g, f), n in sorted(fonts.items(), key=lambda t: -t[1]) if g == group)
             print(f"  {group:10s} {groups[group]:4d}   ({by_font})")
+            kinds = ", ".join(f"{k} {n}" for (g, k), n in subgroups.most_common() if g == group)
+            if kinds:
+                print(f"             by kind: {kinds}")
             for file, want, got in examples[group][: args.list]:
                 print(f"      {file}: {want!r} -> {got!r}")
 

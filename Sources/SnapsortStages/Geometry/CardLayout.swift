@@ -10,15 +10,21 @@ import SnapsortNative
 enum CardLayout {
   /// True when the layout clearly says the crop is turned by 180°; false when it says upright or
   /// says nothing.
-  static func looksUpsideDown(_ crop: Bitmap) -> Bool {
-    guard crop.format == .rgb, crop.width >= 64, crop.height >= 40 else { return false }
+  static func looksUpsideDown(_ crop: Bitmap) -> Bool { verdict(crop) == true }
+
+  /// True when the layout clearly says the crop is turned by 180°, false when it clearly says
+  /// upright, nil when it says nothing (no chip, no code panel at one end only).
+  static func verdict(_ crop: Bitmap) -> Bool? {
+    guard crop.format == .rgb, crop.width >= 64, crop.height >= 40 else { return nil }
     let upright = chipShare(crop, x: 0.06...0.26, y: 0.28...0.52)
     let turned = chipShare(crop, x: 0.74...0.94, y: 0.48...0.72)
     if turned > 0.3 && upright < 0.05 { return true }
     if upright > 0.3 && turned < 0.05 { return false }
     let gray = crop.grayscale()
     let top = barShare(gray, rows: 0.05...0.35), bottom = barShare(gray, rows: 0.65...0.95)
-    return top > 0.04 && top > 3 * bottom
+    if top > 0.04 && top > 3 * bottom { return true }
+    if bottom > 0.04 && bottom > 3 * top { return false }
+    return nil
   }
 
   /// Share of a window's pixels in the gold of a contact chip (red and green well above blue).

@@ -23,6 +23,21 @@ public final class WarpStage: Stage {
     public var quality: Int = 90
     /// Write the crop into the output's `cards/` folder.
     public var writeCrop: Bool = true
+    /// Rows a crop is scaled to for reading it both ways up with `text_orientation_languages`
+    /// when no barcode says which way is up; 0 never reads it (the layout alone decides then).
+    public var textOrientationHeight: Int = 224
+    /// Tesseract languages of those readings: the ocr stage's, so the worker's engine is shared.
+    public var textOrientationLanguages: String = "eng"
+    /// Confidently read letters by which one of those readings must beat the other to decide:
+    /// the turned one leading turns the crop, the upright one keeps it whatever the layout says
+    /// (bench/names/fit_orientation.py on training cards).
+    public var textOrientationLead: Int = 4
+    /// Confidently read letters from which the crop as it is counts as upright without reading
+    /// it turned (bench/names/fit_orientation.py on training cards).
+    public var textOrientationSureAt: Int = 9
+    /// Bench setting: appends each crop's orientation evidence (barcode votes, layout, both
+    /// readings) to this JSON Lines file; every reading is then made, whatever decides.
+    public var orientationLog: String = ""
     public init() {}
   }
 
@@ -31,10 +46,21 @@ public final class WarpStage: Stage {
       throw ConfigError(path: "width", "width and height must be between 64 and 4096")
     }
     guard (1...100).contains(options.quality) else { throw ConfigError(path: "quality", "must be 1…100") }
+    guard options.textOrientationHeight == 0 || options.textOrientationHeight >= 100 else {
+      throw ConfigError(path: "text_orientation_height", "use 0 (no reading) or at least 100 px")
+    }
+    guard options.textOrientationLead >= 0 else {
+      throw ConfigError(path: "text_orientation_lead", "use 0 or more letters")
+    }
+    guard options.textOrientationSureAt >= options.textOrientationLead else {
+      throw ConfigError(path: "text_orientation_sure_at", "use at least text_orientation_lead letters")
+    }
   }
 
   private let options: Options
   private let zbar: ZBarScanner
+  private let textOrientation: TextOrientation?
+  private let orientationLog: JSONLinesLog?
   /// This worker's buffers, reused from photo to photo (see `Bitmap.warped(…reductionBuffer:)`).
   private var reductionBuffer: [UInt8] = []
   private var grayBuffer: [UInt8] = []
@@ -42,6 +68,16 @@ public final class WarpStage: Stage {
   public init(options: Options, context: StageContext) throws {
     self.options = options
     self.zbar = try ZBarScanner(testInverted: true, scanDensity: 2)
+    self.textOrientation =
+      options.textOrientationHeight == 0
+      ? nil
+      : TextOrientation(
+        engine: try context.workerEngines.engine(languages: options.textOrientationLanguages),
+        height: options.textOrientationHeight,
+        sureAt: options.orientationLog.isEmpty ? options.textOrientationSureAt : nil)
+    self.orientationLog =
+      options.orientationLog.isEmpty
+      ? nil : try JSONLinesLog(url: URL(fileURLWithPath: options.orientationLog))
   }
 
   public func process(_ item: PhotoItem) throws {
@@ -57,7 +93,7 @@ public final class WarpStage: Stage {
     else {
       throw StageFailure("the card's corners do not form a usable quadrilateral")
     }
-    if !geometry.cornersAreFinal && isUpsideDown(crop) {
+    if !geometry.cornersAreFinal && isUpsideDown(crop, item: item, quad: quad) {
       crop = crop.rotated180()
       quad = Array(quad[2...] + quad[..<2])
     }
@@ -71,15 +107,43 @@ public final class WarpStage: Stage {
     item.artifacts.write(CardCrop(image: crop, quad: quad, file: file, quality: options.quality))
   }
 
-  /// A barcode read upside down says the card is; without one, the layout (a chip, a code
-  /// panel) may; else the crop is kept as detected.
-  private func isUpsideDown(_ crop: Bitmap) -> Bool {
+  /// What said which way up a crop is, as the orientation log records it.
+  private struct Evidence: Encodable {
+    var file: String
+    /// The corners as detected, before the crop is turned.
+    var quad: [[Double]]
+    var barcodeUp: Int
+    var barcodeDown: Int
+    /// True upside down, false upright, nil when the layout says nothing.
+    var layout: Bool?
+    var text: TextOrientation.Reading?
+    var turned: Bool
+  }
+
+  /// A barcode read upside down says the card is; without one, the type read both ways up may
+  /// (upside-down type reads as few, unsure letters), and it comes before the layout, which
+  /// takes a code panel printed at the top for one at the bottom; else the layout (a chip, a code
+  /// panel) may; else the crop is kept as detected. bench/names/fit_orientation.py measured the
+  /// order on training cards.
+  private func isUpsideDown(_ crop: Bitmap, item: PhotoItem, quad: [Point]) -> Bool {
     let gray = crop.grayscale(recycling: Bitmap.take(&grayBuffer))
+    defer { grayBuffer = gray.pixels }
     let votes = zbar.scan(gray).map(\.orientation)
-    grayBuffer = gray.pixels
     let down = votes.filter { $0 == 2 }.count
     let up = votes.filter { $0 == 0 }.count
-    if down != up { return down > up }
-    return CardLayout.looksUpsideDown(crop)
+    let logs = orientationLog != nil
+    let barcode: Bool? = down == up ? nil : down > up
+    // Half of it for each reading: a tiled pattern can take tesseract 250 ms of CPU a way, and a
+    // loaded machine twice that in wall time, so a tight deadline would make the answer the load's.
+    let deadline = Int(min(5000, item.secondsRemaining * 1000))
+    let text = barcode != nil && !logs ? nil : textOrientation?.read(gray, deadline: deadline)
+    let textVerdict = text?.verdict(lead: options.textOrientationLead)
+    let layout = (barcode ?? textVerdict) != nil && !logs ? nil : CardLayout.verdict(crop)
+    let turned = barcode ?? textVerdict ?? layout ?? false
+    orientationLog?.append(
+      Evidence(
+        file: item.relativePath, quad: quad.map { [$0.x, $0.y] }, barcodeUp: up, barcodeDown: down,
+        layout: layout, text: text, turned: turned))
+    return turned
   }
 }
