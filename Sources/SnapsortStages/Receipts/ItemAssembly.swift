@@ -2,22 +2,52 @@ import Foundation
 import SnapsortImaging
 
 /// Items put together from item rows read top to bottom: a description may take rows of its own
-/// above its amount, a quantity row may stand above or below its item's amount, and a discount
-/// on its own row belongs to the item above it rather than being an item.
+/// above its amount (or below it, where the receipt prints the amount on a description's first
+/// row), a quantity row may stand above or below its item's amount, and a discount on its own row
+/// belongs to the item above it rather than being an item.
 struct ItemAssembly {
+  /// Where a description's further rows stand: above the row with its amount (`Organic Bananas` /
+  /// `Family Pack  3.98`), or below it (`Organic Bananas  3.98` / `Family Pack`).
+  enum Continuation { case above, below }
   /// Rows of words a description may take above its amount row.
   static let descriptionRows = 2
   /// A "word" this long is a rule or a barcode read as letters (`SSSESSEES…`): the longest
   /// compound nouns of item names stay well under it.
   static let longestWord = 25
+  /// Distinct letters per letter below which a row of words is a rule read as letters
+  /// (`SSS eeeeS SSeS`, `Se eS en le ee a`): fitted on rendered training receipts' OCR rows by
+  /// bench/receipts/fit_letter_variety.py (train seed 21: 1678 of 1683 printed rows kept, 118 of
+  /// 255 junk rows dropped).
+  static let letterVariety = 0.45
 
+  let continuation: Continuation
   private(set) var items: [ReceiptItems.Item] = []
+  /// Rows of words read since the last item: still unclaimed when the list ends, they can only
+  /// continue a description above them.
+  private(set) var unclaimedRows = 0
+  /// Rows of words added below the last item's amount row.
+  private var rowsBelowLast = 0
+  /// Rows of words that became part of the description of the item below them.
+  private(set) var joinedRows = 0
+  /// Rows with letters or digits since the last item (rules and blank rows left out).
+  private var rowsAfterLastItem = 0
   /// Rows of words without an amount since the last item, nearest last.
   private var waiting: [String] = []
   /// A `quantity x unit price` row without an amount that no item above comes to.
   private var quantityAbove: (quantity: String, unitPrice: Money)?
 
+  init(continuation: Continuation = .above) {
+    self.continuation = continuation
+  }
+
+  /// Rows of words, and nothing else, right under the last item when the list ends.
+  var trailingDescriptionRows: Int { unclaimedRows == rowsAfterLastItem ? unclaimedRows : 0 }
+
+  /// Items whose description has no word: a quantity row whose description went elsewhere.
+  var itemsWithoutWords: Int { items.filter { $0.item.description.filter(\.isLetter).count < 2 }.count }
+
   mutating func read(_ line: ReceiptExtractor.Line) {
+    if line.text.contains(where: { $0.isLetter || $0.isNumber }) { rowsAfterLastItem += 1 }
     let row = ItemRow(line)
     if let amount = row.amount, amount.cents < 0 {
       // A discount: it reduces the item above and is summed in the savings, no item itself.
@@ -29,15 +59,33 @@ struct ItemAssembly {
       readQuantityRow(row)
     } else if let amount = row.amount {
       readPricedRow(row, amount: amount)
-    } else if ReceiptItems.isDescription(line),
-      !line.text.split(separator: " ").contains(where: { $0.count >= Self.longestWord })
-    {
-      waiting = Array((waiting + [row.description]).suffix(Self.descriptionRows))
-      quantityAbove = nil
+    } else if ReceiptItems.isDescription(line), Self.readsAsWords(line.text) {
+      readDescriptionRow(row)
     } else {
       waiting = []
       quantityAbove = nil
     }
+  }
+
+  /// Whether a row's letters read as words rather than a rule or a barcode read as letters: no
+  /// overlong "word", and enough different letters.
+  static func readsAsWords(_ text: String) -> Bool {
+    guard !text.split(separator: " ").contains(where: { $0.count >= longestWord }) else { return false }
+    let letters = text.lowercased().filter(\.isLetter)
+    return Double(Set(letters).count) >= letterVariety * Double(letters.count)
+  }
+
+  private mutating func readDescriptionRow(_ row: ItemRow) {
+    unclaimedRows += 1
+    quantityAbove = nil
+    if continuation == .below, let last = items.last, rowsBelowLast < Self.descriptionRows {
+      let description = [last.item.description, row.description].filter { !$0.isEmpty }.joined(separator: " ")
+      items[items.count - 1].item.description = description
+      rowsBelowLast += 1
+      unclaimedRows = 0
+      return
+    }
+    waiting = Array((waiting + [row.description]).suffix(Self.descriptionRows))
   }
 
   private mutating func readQuantityRow(_ row: ItemRow) {
@@ -68,14 +116,18 @@ struct ItemAssembly {
   private mutating func readPricedRow(_ row: ItemRow, amount: Money) {
     let ownWords = row.description.filter(\.isLetter).count >= 2
     // Above the first item a row of words is as likely a header (a column heading, a cashier)
-    // as a description: the first item takes it only when its own row has no words.
-    if ownWords && items.isEmpty { waiting = [] }
-    guard ownWords || !waiting.isEmpty else {
+    // as a description: the first item takes it only when its own row has no words. Where
+    // descriptions stand below their amounts, a row of words above is never this item's, and a
+    // row without words takes its description from the rows below (`1X 000004089728 5.90SR` /
+    // `SAKUMASHIKIDROP`).
+    if (ownWords && items.isEmpty) || continuation == .below { waiting = [] }
+    guard ownWords || !waiting.isEmpty || continuation == .below else {
       quantityAbove = nil
       return
     }
     var quantity = row.quantity ?? "1"
-    var unitPrice = row.unitPrice ?? amount
+    // A weight printed without its price per unit (`Äpfel x0,532  1,86`) leaves that price unknown.
+    var unitPrice = row.unitPrice ?? (row.quantity?.contains(".") == true ? nil : amount)
     if let above = quantityAbove, ReceiptItems.multiply(above.quantity, above.unitPrice) == amount {
       (quantity, unitPrice) = (above.quantity, above.unitPrice)
     }
@@ -87,10 +139,15 @@ struct ItemAssembly {
     (waiting + [own]).filter { !$0.isEmpty }.joined(separator: " ")
   }
 
-  private mutating func append(_ description: String, _ quantity: String, _ unitPrice: Money, _ amount: Money)
-  {
+  private mutating func append(
+    _ description: String, _ quantity: String, _ unitPrice: Money?, _ amount: Money
+  ) {
     items.append(ReceiptItems.make(description, quantity, unitPrice, amount))
+    joinedRows += waiting.count
     waiting = []
     quantityAbove = nil
+    unclaimedRows = 0
+    rowsBelowLast = 0
+    rowsAfterLastItem = 0
   }
 }

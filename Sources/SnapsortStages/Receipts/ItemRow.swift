@@ -62,6 +62,10 @@ struct ItemRow {
     if let count, let whole = Int(count), whole > 1, amount.cents % whole == 0 {
       return (count, Money(cents: amount.cents / whole))
     }
+    // A weight without its price per unit: the quantity stands, the unit price is not printed.
+    if let count, count.contains("."), Double(count).map({ $0 > 0 && $0 < 100 }) == true {
+      return (count, nil)
+    }
     return ("1", amount)
   }
 
@@ -80,17 +84,18 @@ struct ItemRow {
 
   private static let bareQuantity = TextPattern(#"^(\d{1,4}(?:[.,]\d{1,3})?)(?:\s*\p{L}{1,3}\.?)?$"#)
 
-  /// A quantity after the name: `Milk x2`, `Milk 2x`, `Milk x 2`, `Milk (2)`.
+  /// A quantity after the name: `Milk x2`, `Milk 2x`, `Milk x 2`, `Milk (2)`, a weight with its
+  /// three decimals (`Apples x0,532`).
   static func trailingQuantity(of text: String) -> (number: String, rest: String)? {
     guard let match = trailingPattern.firstMatch(in: text),
       let digits = match[1] ?? match[2] ?? match[3]
     else { return nil }
     let rest = String(text[..<match.range.lowerBound])
     guard rest.filter(\.isLetter).count >= 2 else { return nil }
-    return (String(digits), ReceiptItems.clean(rest))
+    return (String(digits).replacingOccurrences(of: ",", with: "."), ReceiptItems.clean(rest))
   }
   private static let trailingPattern = TextPattern(
-    #"\s(?:[xX×]\s?(\d{1,2})|(\d{1,2})\s?[xX×]|\((\d{1,2})\))$"#)
+    #"\s(?:[xX×]\s?(\d{1,2}(?:[.,]\d{3})?)|(\d{1,2}(?:[.,]\d{3})?)\s?[xX×]|\((\d{1,2}(?:[.,]\d{3})?)\))$"#)
 
   /// The description without a currency printed between it and the amount (`Milk RM 3.98`).
   static func withoutCurrency(_ text: String) -> String {

@@ -19,6 +19,20 @@ enum KeyLineVote {
     Self.total(in: text) == total
   }
 
+  /// Whether the page's total stands on more than its own line: the receipt's amounts add up to
+  /// it, or another line prints the same amount (a card payment, a subtotal where no tax is
+  /// added). Re-readings of the one line share its crop and its stray marks (`TOTAL sys 39.93`
+  /// re-read as `139.93`), so they do not outvote that.
+  static func corroborated(_ receipt: ReceiptRecord, total: String, line: Int) -> Bool {
+    if receipt.checks?.totalsConsistent == true { return true }
+    if receipt.subtotal == nil, !receipt.items.isEmpty, receipt.checks?.problems.isEmpty == true {
+      return true
+    }
+    return (receipt.text ?? []).enumerated().contains { index, row in
+      index != line && Money.amounts(in: row.text).contains { $0.money.magnitude.description == total }
+    }
+  }
+
   /// The value to keep: the page's, unless at least two re-readings agree on another one and
   /// more re-readings say it than say the page's value.
   static func decide(page: String, rereads: [String?]) -> String {

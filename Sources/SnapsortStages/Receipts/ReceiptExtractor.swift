@@ -154,7 +154,10 @@ public struct ReceiptExtractor: Sendable {
       // After the price a receipt prints a tax class (A, B, 1, SR, ZR), a star or a currency.
       let rest = tail.split(separator: " ").filter { token in
         !(token.count <= 3
-          && token.allSatisfy { $0.isLetter || $0 == "*" || $0 == "€" || $0 == "#" || $0.isNumber })
+          && token.allSatisfy { character in
+            character.isLetter || character.isNumber || character == "*" || character == "#"
+              || currencySymbols.contains { $0.0 == character }
+          })
       }
       if rest.isEmpty { price = last.money }
     }

@@ -33,23 +33,40 @@ enum ReceiptItems {
   }
 
   static func items(_ lines: [ReceiptExtractor.Line], end: Int) -> [Item] {
-    var assembly = ItemAssembly()
+    let above = assemble(lines, end: end, continuation: .above)
+    var chosen = above
+    // Rows of words left right under the last item of a list the totals close, on a receipt
+    // whose descriptions run over several rows: its items print the amount on a description's
+    // first row, and each item's further rows stand below it, unless that loses items or
+    // leaves quantity rows without their description.
+    if end < lines.count, above.trailingDescriptionRows > 0, above.joinedRows > 0 {
+      let below = assemble(lines, end: end, continuation: .below)
+      if below.items.count >= above.items.count, below.itemsWithoutWords <= above.itemsWithoutWords {
+        chosen = below
+      }
+    }
+    return chosen.items.filter { $0.amount.cents != 0 }
+  }
+
+  static func assemble(_ lines: [ReceiptExtractor.Line], end: Int, continuation: ItemAssembly.Continuation)
+    -> ItemAssembly
+  {
+    var assembly = ItemAssembly(continuation: continuation)
     for position in itemRange(lines, end: end) where !isLabelled(lines[position]) {
       var line = lines[position]
-      // "Woda 1,5l" read as "Woda 1,51": a row whose price is not what the quantity row under it
-      // comes to is the description of that row, not an item of its own.
+      // "Woda 1,5l" read as "Woda 1,51": a row whose price is not the amount the quantity row
+      // under it prints is the description of that row, not an item of its own. A quantity row
+      // without an amount may be the next item's, printed above it.
       if line.price != nil, position + 1 < end, let next = quantity(in: lines[position + 1].text),
-        next.before.filter(\.isLetter).count < 2, quantity(in: line.text) == nil
+        next.before.filter(\.isLetter).count < 2, quantity(in: line.text) == nil,
+        let nextAmount = Money.amounts(in: next.after).last?.money, nextAmount != line.price
       {
-        let nextAmount = Money.amounts(in: next.after).last?.money ?? multiply(next.quantity, next.unitPrice)
-        if nextAmount != line.price {
-          line.price = nil
-          line.amounts = []
-        }
+        line.price = nil
+        line.amounts = []
       }
       assembly.read(line)
     }
-    return assembly.items.filter { $0.amount.cents != 0 }
+    return assembly
   }
 
   /// From the first row with a price that is not a date line (and the description row right
@@ -76,7 +93,7 @@ enum ReceiptItems {
       || ReceiptKeywords.containsAny(f, ["tax", "vat", "gst", "mwst", "ptu", "tva", "iva", "btw", "moms"])
   }
 
-  static func make(_ description: String, _ quantity: String, _ unitPrice: Money, _ amount: Money) -> Item {
+  static func make(_ description: String, _ quantity: String, _ unitPrice: Money?, _ amount: Money) -> Item {
     Item(
       item: ReceiptItem(
         description: description, quantity: quantity, unitPrice: unitPrice, amount: amount),

@@ -33,7 +33,7 @@ public enum ReceiptKeywords {
   static let subtotal: [String] = [
     "subtotal", "sub total", "sub-total", "zwischensumme", "suma czesciowa", "sous total", "subtotale",
     "subtotaal", "delsumma", "promezhutochnyi", "промежуточный итог", "проміжний підсумок", "totale parziale",
-    "total sales excl", "total excl",
+    "total sales excl", "total excl", "sprzedaz opodatk", "sprzedaz opodatkowana",
   ]
 
   static let savings: [String] = [

@@ -437,12 +437,14 @@ public final class ReceiptStage: Stage {
   }
 
   /// Reads the total's source line again, cut out of the page read, and replaces a total the
-  /// re-readings agree on against the page (`KeyLineVote`).
+  /// re-readings agree on against the page (`KeyLineVote`), unless the rest of the page bears the
+  /// page's total out.
   private func rereadTotal(
     _ receipt: inout ReceiptRecord, on page: Bitmap, engine: TesseractEngine, deadline: Int
   ) {
     guard deadline > 0, let field = receipt.fields?["total"], let index = field.line,
-      let line = receipt.line(index), KeyLineVote.lineCarries(total: field.value, text: line.text)
+      let line = receipt.line(index), KeyLineVote.lineCarries(total: field.value, text: line.text),
+      !KeyLineVote.corroborated(receipt, total: field.value, line: index)
     else { return }
     let rereads = Self.lineCrops(line.box, of: page).map { image in
       KeyLineVote.total(

@@ -112,4 +112,97 @@ final class ReceiptItemsTests: XCTestCase {
         item("Butter", "2", "1.49", "2.98"),
       ])
   }
+
+  /// Rendered receipt train-21 #111 (sku_multiline, en): a currency symbol printed after each
+  /// amount (`6.00 $`) still leaves the amount the row's price.
+  func testACurrencySymbolAfterTheAmount() {
+    let read = items([
+      "           MAPLE STREET DELI", "             81 Main Street", "           Portland, OR 97205",
+      "06/07/18                           21:10", "Trans # 108977                 Cashier 8", "5686609890915",
+      "Avocado", "         2 x             3.00     6.00 $", "212297969119", "Sourdough Bread",
+      "         1 x             1.97     1.97 $", "8223626747110", "Dish Soap",
+      "         1 x            14.30    14.30 $", "========================================",
+      "SUBTOTAL                         22.27 $", "Sales Tax                         1.78 $",
+      "AMOUNT DUE                       24.05 $", "VISA                               24.05",
+    ])
+    XCTAssertEqual(
+      read,
+      [
+        item("Avocado", "2", "3.00", "6.00"), item("Sourdough Bread", "1", "1.97", "1.97"),
+        item("Dish Soap", "1", "14.30", "14.30"),
+      ])
+  }
+
+  /// Rendered receipt train-21 #121 (columns, pl): `SPRZEDAŻ OPODATK.` (taxable sales) is the
+  /// subtotal's label, no item.
+  func testThePolishTaxableSalesLineIsTheSubtotal() {
+    let receipt = ReceiptExtractor().extract(
+      receiptRows([
+        "             MARKET ZIELONY", "           ul. Przykładowa 63",
+        "22-05-2021                         12:09",
+        "========================================", "Il.  Nazwa               Cena    Wartość",
+        "----------------------------------------", "1    Jogurt natu        30,89      30,89",
+        "1    Makaron            32,39      32,39", "6    Sok jabłkow        11,05      66,30",
+        "6    Czekolada           1,49       8,94", "2    Ser żółty          10,38      20,76",
+        "----------------------------------------", "SPRZEDAŻ OPODATK.                 159,28",
+        "DO ZAPŁATY                     zł 159,28", "GOTÓWKA                           160,00",
+        "RESZTA                              0,72",
+      ]))
+    XCTAssertEqual(
+      receipt.items.map(\.description), ["Jogurt natu", "Makaron", "Sok jabłkow", "Czekolada", "Ser żółty"])
+    XCTAssertEqual(receipt.subtotal, "159.28")
+    XCTAssertEqual(receipt.checks?.itemsMatchSubtotal, true)
+  }
+
+  /// A quantity row without an amount belongs to the neighbour whose amount it comes to: the item
+  /// above (`003 Brot 3,98` / `2 x 1,99`) or, printed above its item, the one below
+  /// (`2 x 1,99` / `Milch 3,98`); the item above keeps its own price either way.
+  func testAQuantityRowBelongsToTheItemItComesTo() {
+    let read = items([
+      "SHOP", "----------", "Brot               2,49", "  2 x 1,99", "Milch              3,98",
+      "003 Kaffee         8,97", "  3 x 2,99", "  4 x 0,50", "Tee                2,00",
+      "SUMME             17,44",
+    ])
+    XCTAssertEqual(
+      read,
+      [
+        item("Brot", "1", "2.49", "2.49"), item("Milch", "2", "1.99", "3.98"),
+        item("Kaffee", "3", "2.99", "8.97"),
+        item("Tee", "4", "0.50", "2.00"),
+      ])
+  }
+
+  /// Descriptions over several rows with the amount on the first: the rows left under the last
+  /// item say so, and each item takes the rows below it instead of the next one's.
+  func testADescriptionWrappedBelowItsAmount() {
+    let read = items([
+      "SHOP", "----------", "Organic Bananas        3.98", "Family Pack", "Whole Milk             1.00",
+      "Sourdough Bread        4.99", "Reduced Fat", "Special", "----------", "TOTAL                  9.97",
+    ])
+    XCTAssertEqual(
+      read.map(\.description),
+      ["Organic Bananas Family Pack", "Whole Milk", "Sourdough Bread Reduced Fat Special"])
+  }
+
+  /// Rendered receipt train-21 #117 (qty_below, it), as snapsort's OCR read it: the rule under
+  /// the items read as letters is no description, so the last item keeps its own.
+  func testARuleReadAsLettersIsNoDescription() {
+    let read = items([
+      "MERCATO DA GINO", "Via Roma 115", "20121 Milano", "17/10/2018 14:04 #844793",
+      "Serres se see SS SS SSS SS SE SS SS ES SE ES SSS SS ST SS", "Detersivo piatti 2,24",
+      "Pomodori pelati 6,50", "Acqua naturale 2,71", "Insalata mista", "4 x 21,64 86,56", "SSS eeeeS SSeS",
+      "SSSSSSSSSSSSseSSSSS", "TOTALE 98,01", "GRAZIE E ARRIVEDERCI",
+    ])
+    XCTAssertEqual(
+      read.map(\.description), ["Detersivo piatti", "Pomodori pelati", "Acqua naturale", "Insalata mista"])
+    XCTAssertEqual(read.last, item("Insalata mista", "4", "21.64", "86.56"))
+  }
+
+  /// A weight after the name (`Äpfel x0,532`) is the quantity; no unit price is printed.
+  func testAWeightAfterTheName() {
+    let read = items([
+      "SHOP", "----------", "Äpfel x0,532          1,86", "Brot (2)              4,98", "SUMME   6,84",
+    ])
+    XCTAssertEqual(read, [item("Äpfel", "0.532", "", "1.86"), item("Brot", "2", "2.49", "4.98")])
+  }
 }
