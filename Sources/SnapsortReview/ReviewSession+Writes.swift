@@ -160,13 +160,13 @@ extension ReviewSession {
   /// The run's stages, made once (in the background at start, `prepareReanalysis`, else on the
   /// first moved corner) and kept: the OCR models load once.
   private func reanalysis(_ summary: RunSummary) throws -> Rewarp.Reanalysis {
-    if let kept = keptReanalysis { return kept }
-    if let prepared = preparedStages.wait() {
-      loadedConfig = prepared.config
-      keptReanalysis = prepared.reanalysis
-      return prepared.reanalysis
+    if let kept = keptReanalysis ?? preparedStages.wait() {
+      keptReanalysis = kept
+      return kept
     }
-    let made = try Rewarp.Reanalysis(config: try runConfig(summary), outputDirectory: outputDirectory)
+    let made = try Rewarp.Reanalysis(
+      config: try Self.loadRunConfig(configURL, summary: summary, outputDirectory: outputDirectory),
+      outputDirectory: outputDirectory)
     keptReanalysis = made
     return made
   }
@@ -179,19 +179,10 @@ extension ReviewSession {
     preparedStages.make {
       guard let summary = RunSummary.read(in: directory),
         let config = try? Self.loadRunConfig(configURL, summary: summary, outputDirectory: directory),
-        config.steps.contains(where: { $0.produces.contains { $0 == CardCrop.self } }),
-        let made = try? Rewarp.Reanalysis(config: config, outputDirectory: directory)
+        Rewarp.hasWarpStage(config)
       else { return nil }
-      return PreparedStages.Stages(config: config, reanalysis: made)
+      return try? Rewarp.Reanalysis(config: config, outputDirectory: directory)
     }
-  }
-
-  /// The run's config, loaded once and only if it is the one that made the run.
-  private func runConfig(_ summary: RunSummary) throws -> PipelineConfig {
-    if let config = loadedConfig { return config }
-    let config = try Self.loadRunConfig(configURL, summary: summary, outputDirectory: outputDirectory)
-    loadedConfig = config
-    return config
   }
 
   /// The config file of the run, only if it is the one that made the run (run.json's hash).

@@ -40,9 +40,7 @@ public final class ReviewSession: @unchecked Sendable {
   /// The config file of the run (checked against run.json's hash before its first use).
   let configURL: URL?
   let parseSearch: @Sendable (String) throws -> ReviewSearch
-  /// The run's config once loaded (by `runConfig`).
-  var loadedConfig: PipelineConfig?
-  /// The run's stages once made (by `reanalysis`), kept for every later moved corner.
+  /// The run's stages and config once made (by `reanalysis`), kept for every later moved corner.
   var keptReanalysis: Rewarp.Reanalysis?
   let preparedStages = PreparedStages()
   private let serial = DispatchQueue(label: "snapsort.review.session")
@@ -311,15 +309,11 @@ public final class ReviewSession: @unchecked Sendable {
 /// waits for them instead of loading the models a second time.
 final class PreparedStages: @unchecked Sendable {
   // Safety: `stages` is written once before `group` is left and read only after waiting on it.
-  struct Stages {
-    let config: PipelineConfig
-    let reanalysis: Rewarp.Reanalysis
-  }
   private let group = DispatchGroup()
   private let lock = NSLock()
-  private var stages: Stages?
+  private var stages: Rewarp.Reanalysis?
 
-  func make(_ body: @escaping @Sendable () -> Stages?) {
+  func make(_ body: @escaping @Sendable () -> Rewarp.Reanalysis?) {
     group.enter()
     DispatchQueue.global(qos: .utility).async { [self] in
       let made = body()
@@ -330,7 +324,7 @@ final class PreparedStages: @unchecked Sendable {
 
   /// The stages once made; nil when none were asked for or they could not be made. Hands them
   /// over once.
-  func wait() -> Stages? {
+  func wait() -> Rewarp.Reanalysis? {
     group.wait()
     return lock.withLock {
       defer { stages = nil }

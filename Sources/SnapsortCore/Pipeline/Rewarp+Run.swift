@@ -22,12 +22,10 @@ extension Rewarp {
     outputDirectory: URL
   ) throws -> Outcome {
     try checkRunnable(corrections, records: records, sources: sources, config: config)
-    let staging = outputDirectory.appendingPathComponent(".snapsort/rewarp-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: staging) }
-    let old = Dictionary(records.map { ($0.file, $0) }, uniquingKeysWith: { _, last in last })
-    let rewarped = try rerun(corrections, old: old, sources: sources, config: config, into: staging)
-    return try replace(
-      corrections, records: records, with: rewarped, from: staging, outputDirectory: outputDirectory)
+    return try run(
+      corrections, records: records, sources: sources,
+      reanalysis: Reanalysis(config: config, outputDirectory: outputDirectory),
+      outputDirectory: outputDirectory)
   }
 
   /// `run` with stages made once and kept for every later correction of the same folder
@@ -47,21 +45,25 @@ extension Rewarp {
         for: input, seeds: seeds(correction.quad, classification: old[correction.file]?.classification))
     }
     return try replace(
-      corrections, records: records, with: rewarped, from: reanalysis.staging,
-      outputDirectory: outputDirectory)
+      corrections, in: old, with: rewarped, from: reanalysis.staging, outputDirectory: outputDirectory)
   }
 
   /// A run's config with its stages made once, for corrections made one after another: crops are
   /// made in a folder of their own under `.snapsort/`, emptied after each correction.
   public final class Reanalysis {
-    let config: PipelineConfig
+    public let config: PipelineConfig
     let staging: URL
     let pipeline: PhotoPipeline
     public init(config: PipelineConfig, outputDirectory: URL) throws {
       self.config = config
-      staging = outputDirectory.appendingPathComponent(".snapsort/rewarp-kept-\(UUID().uuidString)")
+      staging = outputDirectory.appendingPathComponent(".snapsort/rewarp-\(UUID().uuidString)")
       pipeline = try PhotoPipeline(config: config, outputDirectory: staging)
     }
+  }
+
+  /// Whether `config` cuts card crops, so a card can be re-run from the warp on.
+  public static func hasWarpStage(_ config: PipelineConfig) -> Bool {
+    config.steps.contains { $0.produces.contains { $0 == CardCrop.self } }
   }
 
   /// - Throws: `Failure` when a correction has a problem, a corrected file has no photo in
@@ -73,19 +75,16 @@ extension Rewarp {
       problems(corrections, records: records)
       + corrections.filter { sources[$0.file] == nil }.map { "\($0.file): its photo was not found" }
     guard problems.isEmpty else { throw Failure(problems.joined(separator: "; ")) }
-    guard config.steps.contains(where: { $0.produces.contains { $0 == CardCrop.self } }) else {
-      throw Failure("the pipeline has no warp stage to re-run")
-    }
+    guard hasWarpStage(config) else { throw Failure("the pipeline has no warp stage to re-run") }
   }
 
   /// The old records with each rewarped one put in place where `refusal` allows, its crop moved
   /// from `staging` into the output folder.
   private static func replace(
-    _ corrections: [Correction], records: [Record], with rewarped: [String: Record], from staging: URL,
+    _ corrections: [Correction], in old: [String: Record], with rewarped: [String: Record], from staging: URL,
     outputDirectory: URL
   ) throws -> Outcome {
-    var byFile: [String: Record] = [:]
-    for record in records { byFile[record.file] = record }
+    var byFile = old
     var outcome = Outcome(records: [], replaced: [], kept: [])
     for correction in corrections {
       let file = correction.file
@@ -105,23 +104,9 @@ extension Rewarp {
     return outcome
   }
 
-  /// A normal run seeded with the person's corners (their order is the card's, so warp keeps it)
-  /// and the kind card, keeping the run's classification: detection and classification are not
-  /// run again.
-  private static func rerun(
-    _ corrections: [Correction], old: [String: Record], sources: [String: URL], config: PipelineConfig,
-    into staging: URL
-  ) throws -> [String: Record] {
-    let quads = Dictionary(uniqueKeysWithValues: corrections.map { ($0.file, $0.quad) })
-    let classifications = old.compactMapValues(\.classification)
-    let inputs = corrections.map { InputScanner.Input(relativePath: $0.file, url: sources[$0.file]!) }
-    return try Runner(config: config, jobs: 1, outputDirectory: staging).records(
-      for: inputs,
-      seeds: { input in seeds(quads[input.relativePath]!, classification: classifications[input.relativePath])
-      })
-  }
-
-  /// What a corrected photo starts with: the person's corners, final, and the kind card.
+  /// What a corrected photo starts with: the person's corners (their order is the card's, so warp
+  /// keeps it), final, and the kind card with the run's classification, so that detection and
+  /// classification are not run again.
   private static func seeds(_ quad: [Point], classification: Classification?) -> [any Artifact] {
     [
       KindDecision(classification: classification, kind: .card),

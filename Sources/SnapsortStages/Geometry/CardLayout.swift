@@ -8,10 +8,6 @@ import SnapsortNative
 ///   in the lower part of a loyalty card: dense bars in the top third and none in the bottom
 ///   third say upside down.
 enum CardLayout {
-  /// True when the layout clearly says the crop is turned by 180°; false when it says upright or
-  /// says nothing.
-  static func looksUpsideDown(_ crop: Bitmap) -> Bool { verdict(crop) == true }
-
   /// True when the layout clearly says the crop is turned by 180°, false when it clearly says
   /// upright, nil when it says nothing (no chip, no code panel at one end only).
   static func verdict(_ crop: Bitmap) -> Bool? {
