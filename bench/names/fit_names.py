@@ -52,18 +52,23 @@ def ratio(a, b):
     return difflib.SequenceMatcher(None, a, b).ratio()
 
 
-def load(pairs):
-    """[(truth, candidates)] per photo."""
-    photos = []
+def logged_with_truth(pairs):
+    """(entry, truth, cards folder) for each line of each LOG=DIR pair: a JSON Lines log a run over
+    rendered cards wrote (one photo a line, its `file` named) and the folder of those cards, whose
+    truth files sit beside them."""
     for pair in pairs:
         log, cards = pair.split("=", 1)
         with open(log, encoding="utf-8") as f:
             for line in f:
                 entry = json.loads(line)
                 stem = os.path.splitext(os.path.basename(entry["file"]))[0]
-                truth = json.load(open(os.path.join(cards, stem + ".json"), encoding="utf-8"))
-                photos.append((truth, kept(entry["candidates"])))
-    return photos
+                with open(os.path.join(cards, stem + ".json"), encoding="utf-8") as t:
+                    yield entry, json.load(t), cards
+
+
+def load(pairs):
+    """[(truth, candidates)] per photo."""
+    return [(truth, kept(entry["candidates"])) for entry, truth, _ in logged_with_truth(pairs)]
 
 
 STROKES = set("ilmnwvthu")

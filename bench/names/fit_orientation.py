@@ -20,32 +20,25 @@ reported, ties to the larger lead (fewer readings decide).
 """
 import argparse
 import collections
-import json
 import math
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "gen"))
 import score_cards as S  # noqa: E402
+from fit_names import logged_with_truth  # noqa: E402
 
 
 def load(pairs):
     rows = []
-    for pair in pairs:
-        log, folder = pair.split("=", 1)
-        with open(log, encoding="utf-8") as f:
-            for line in f:
-                e = json.loads(line)
-                truth_file = os.path.join(folder, os.path.splitext(e["file"])[0] + ".json")
-                with open(truth_file, encoding="utf-8") as t:
-                    truth = json.load(t)
-                quad = truth.get("quad")
-                if not quad or S.iou(quad, e["quad"]) < 0.8:
-                    continue
-                corner = min(range(4), key=lambda i: math.dist(e["quad"][i], quad[0]))
-                if corner in (1, 3):
-                    continue
-                rows.append((e, corner == 2, folder))
+    for e, truth, folder in logged_with_truth(pairs):
+        quad = truth.get("quad")
+        if not quad or S.iou(quad, e["quad"]) < 0.8:
+            continue
+        corner = min(range(4), key=lambda i: math.dist(e["quad"][i], quad[0]))
+        if corner in (1, 3):
+            continue
+        rows.append((e, corner == 2, folder))
     return rows
 
 
