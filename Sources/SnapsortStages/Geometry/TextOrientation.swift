@@ -67,8 +67,7 @@ struct TextOrientation {
 
   private static func words(_ result: TesseractEngine.Result) -> [[Double]] {
     result.words.map { word in
-      let letters = word.text.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }
-      return [Double(letters.count), (word.confidence * 10).rounded() / 10]
+      [Double(OCRStage.lettersAndDigits(in: word.text)), (word.confidence * 10).rounded() / 10]
     }
   }
 }

@@ -221,8 +221,11 @@ public final class OCRStage: Stage {
   /// Letters and digits in words tesseract is fairly sure of: how much of a reading is text
   /// rather than specks and bars.
   static func legibleCharacters(_ result: TesseractEngine.Result) -> Int {
-    result.words.filter { $0.confidence >= 70 }.reduce(0) { total, word in
-      total + word.text.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.count
-    }
+    result.words.filter { $0.confidence >= 70 }.reduce(0) { $0 + lettersAndDigits(in: $1.text) }
+  }
+
+  /// Letters of any script and the digits 0–9 in `text`.
+  static func lettersAndDigits(in text: String) -> Int {
+    text.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.count
   }
 }
