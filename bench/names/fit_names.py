@@ -26,6 +26,7 @@ import re
 import unicodedata
 
 import numpy as np
+from scipy import optimize
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
@@ -282,12 +283,51 @@ def nameless(photos, model, scaler, threshold):
     return len(cards), junk
 
 
-def fit(train, C):
-    """The line model, its threshold, the re-reading confidence and the Cyrillic choice."""
+class CardLogit:
+    """A line model fitted card by card (a conditional logit): the weights make a card's name lines
+    outscore its other lines, the loss of each card with a name line being -log of the name lines'
+    share of the card's softmax, with sklearn's L2 penalty (|w|^2 / 2C). Only the ranking within a
+    card is learnt, so a one-feature logistic regression over the scores, across all candidates,
+    then scales them into probabilities: the weights and bias stay those of one logistic model,
+    which NameModel evaluates as it is."""
+
+    def __init__(self, cards, C):
+        cards = [(z, y) for z, y in cards if y.any()]
+        w = optimize.minimize(self.loss, np.zeros(cards[0][0].shape[1]), args=(cards, C), jac=True,
+                              method="L-BFGS-B").x
+        scores = np.concatenate([z @ w for z, _ in cards]).reshape(-1, 1)
+        platt = LogisticRegression(C=1e6, max_iter=2000).fit(scores, np.concatenate([y for _, y in cards]))
+        self.coef_ = (platt.coef_[0, 0] * w).reshape(1, -1)
+        self.intercept_ = platt.intercept_
+
+    @staticmethod
+    def loss(w, cards, C):
+        total, grad = float(w @ w) / (2 * C), w / C
+        for z, y in cards:
+            s = z @ w
+            p_all = np.exp(s - s.max())
+            p_all /= p_all.sum()
+            p_pos = np.where(y == 1, p_all, 0.0)
+            p_pos /= p_pos.sum()
+            total -= np.log(np.sum(np.exp(s[y == 1] - s.max()))) - np.log(np.sum(np.exp(s - s.max())))
+            grad = grad - z.T @ (p_pos - p_all)
+        return total, grad
+
+    def predict_proba(self, z):
+        p = 1 / (1 + np.exp(-(z @ self.coef_[0] + self.intercept_[0])))
+        return np.column_stack([1 - p, p])
+
+
+def fit(train, C, objective="candidate"):
+    """The line model (fitted per `candidate`, a logistic regression, or per `card`, CardLogit), its
+    threshold, the re-reading confidence and the Cyrillic choice."""
     x = np.vstack([matrix(c) for _, c in train if c])
     y = np.concatenate([labels(t, c) for t, c in train if c])
     scaler = StandardScaler().fit(x)
-    model = LogisticRegression(C=C, max_iter=2000).fit(scaler.transform(x), y)
+    if objective == "card":
+        model = CardLogit([(scaler.transform(matrix(c)), labels(t, c)) for t, c in train if c], C)
+    else:
+        model = LogisticRegression(C=C, max_iter=2000).fit(scaler.transform(x), y)
     threshold = choose_threshold(train, model, scaler)
     reread_confidence = choose_reread_confidence(train, model, scaler, threshold)
     cyrillic = fit_cyrillic(train, model, scaler, threshold, reread_confidence, C)
@@ -300,9 +340,11 @@ def main():
     ap.add_argument("--heldout", nargs="*", default=[])
     ap.add_argument("--write")
     ap.add_argument("--C", type=float, default=1.0)
+    ap.add_argument("--objective", choices=["candidate", "card"], default="candidate",
+                    help="fit per candidate line or per card (CardLogit); bench/names/cv_names.py compares them")
     args = ap.parse_args()
     train = load(args.train)
-    model, scaler, threshold, reread_confidence, cyrillic = fit(train, args.C)
+    model, scaler, threshold, reread_confidence, cyrillic = fit(train, args.C, args.objective)
     y = np.concatenate([labels(t, c) for t, c in train if c])
     print(f"train: {len(train)} cards, {len(y)} candidates, {y.sum()} positive; threshold {threshold:.3f}; "
           f"re-reading taken from confidence {reread_confidence:.0f}")
@@ -343,6 +385,8 @@ def main():
                 "data": ", ".join(p.split("=", 1)[1] for p in args.train),
                 "cards": str(len(train)),
                 "candidates": str(len(y)),
+                "objective": args.objective,
+                "C": str(args.C),
             },
             "examples": examples,
         }
