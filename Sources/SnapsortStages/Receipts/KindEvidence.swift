@@ -121,7 +121,7 @@ public struct KindEvidence: Sendable, Equatable, Codable {
   /// the glass does not stretch it: where the text is, however much light page or table lies
   /// around it, so that a receipt in a corner of a wide scan keeps rows tall enough to count.
   static func inkBox(in small: Bitmap, within box: Box, scale: Double) -> Box? {
-    let binary = ReceiptImaging.sauvola(small, radius: 6, k: 0.3)
+    let binary = ReceiptImaging.sauvola(contrasted(small), radius: 6, k: 0.3)
     let x0 = min(small.width - 1, Int(Double(box.x) / scale))
     let y0 = min(small.height - 1, Int(Double(box.y) / scale))
     let x1 = max(x0 + 1, min(small.width, Int((Double(box.x + box.width) / scale).rounded(.up))))
@@ -146,6 +146,13 @@ public struct KindEvidence: Sendable, Equatable, Codable {
     let bottom = min(box.y + box.height, Int(Double(down.upperBound + 4) * scale))
     guard right - left > 32, bottom - top > 32 else { return nil }
     return (left, top, right - left, bottom - top)
+  }
+
+  /// `gray` with its darkest and lightest half percent of pixels made black and white. Sauvola's
+  /// threshold assumes print spans the grey range: faint print on a scan that was reduced to fit
+  /// a wide page (grey 200 on white) stays above it and no row is found.
+  static func contrasted(_ gray: Bitmap) -> Bitmap {
+    ReceiptImaging.stretched(gray, black: 0.005, white: 0.995)
   }
 
   /// The indices from where 1 % of `total` lies before to where 1 % lies after.
@@ -176,7 +183,7 @@ public struct KindEvidence: Sendable, Equatable, Codable {
       paperShare: 0, paperAspect: 1, textRows: 0, rightColumnShare: 0, textLikeShare: 0, rowHeight: 0,
       inkShare: 0)
     guard w > 16, h > 16 else { return evidence }
-    let binary = withoutVerticalRules(ReceiptImaging.sauvola(region, radius: 12, k: 0.3))
+    let binary = withoutVerticalRules(ReceiptImaging.sauvola(contrasted(region), radius: 12, k: 0.3))
     let level = LevelRows(binary)
     let bands = ReceiptImaging.textBands(rowInk: level.rowInk, width: w)
     // Text rows on a receipt or a card are a small fraction of the region's height each.

@@ -97,10 +97,11 @@ public enum ReceiptImaging {
   }
 
   /// Grey levels mapped so the darkest 0.5 % of pixels become black and the median (the paper)
-  /// white: faded print gains the contrast tesseract's own threshold needs.
-  public static func stretched(_ gray: Bitmap) -> Bitmap {
+  /// white: faded print gains the contrast tesseract's own threshold needs. `black` and `white`
+  /// are the shares of pixels darker than the levels mapped to black and to white.
+  public static func stretched(_ gray: Bitmap, black: Double = 0.005, white: Double = 0.5) -> Bitmap {
     let counts = histogram(gray)
-    let low = percentile(counts, 0.005), high = percentile(counts, 0.5)
+    let low = percentile(counts, black), high = percentile(counts, white)
     guard high - low >= 8 else { return gray }
     let table = (0..<256).map { value in
       UInt8(max(0, min(255, (value - low) * 255 / (high - low))))
