@@ -122,7 +122,9 @@ def render_one(job):
                 lay = rng.choice(st["payment"] if other["payment"] else st["loyalty"])
                 return A.render_art(rng, nrng, other, st["fams"], lay, scale)
 
-            img, g = S.render_screenshot(rng, nrng, content, make_art, app, st["fams"], make_other)
+            # The pass branch has a seed of its own: the screenshots it leaves alone draw as before.
+            prng = random.Random(f"snapsort-gen:{VERSION}:{seed}:{split}:{kind}:{index}:{attempt}:pass")
+            img, g = S.render_screenshot(rng, nrng, content, make_art, app, st["fams"], make_other, pass_rng=prng)
         if img is not None:
             break
     else:

@@ -494,8 +494,10 @@ def blurred_photo(size, rng, nrng):
     return small.filter(ImageFilter.GaussianBlur(3)).resize((w, h), Image.BICUBIC)
 
 
-def render_screenshot(rng, nrng, content, make_art, app, fams, make_other=None):
-    """App screenshot; main card ground truth in screen pixels."""
+def render_screenshot(rng, nrng, content, make_art, app, fams, make_other=None, pass_rng=None):
+    """App screenshot; main card ground truth in screen pixels. `pass_rng` (its own branch, so the
+    other screenshots stay as they were) decides whether a Google-Wallet-style screen shows a
+    generic pass instead of a card, and draws it."""
     dark = rng.random() < 0.45
     platform = "ios" if app == "apple_wallet" else ("android" if app in ("google_wallet", "catima") else rng.choice(["ios", "android"]))
     sc = Screen(rng, fams, content["lang"], dark, platform)
@@ -519,6 +521,8 @@ def render_screenshot(rng, nrng, content, make_art, app, fams, make_other=None):
     card_w = sc.W - 2 * margin
     if app == "apple_wallet" and rng.random() < 0.5 and content["payment"] is None:
         return render_pass(rng, nrng, sc, content, fams, top, bottom, effects, panel_code)
+    if app == "google_wallet" and pass_rng is not None and content["payment"] is None and pass_rng.random() < 0.4:
+        return render_generic_pass(pass_rng, sc, content, fams, top, bottom, effects, panel_code)
     art, gt = make_art(min(2.0, max(0.6, card_w / A.CARD_W)), content)
     if art is None:
         return None, None
@@ -680,14 +684,97 @@ def render_pass(rng, nrng, sc, content, fams, top, bottom, effects, panel_code):
             if cb:
                 code = dict(barcode, box=cb, location="pass")
     effects.append("pass")
-    pass_area = (x1 - x0) * (y1 - y0)
+    return sc.img, pass_truth(sc, (x0, y0, x1, y1), radius, lines, code, effects, content, fam, entry, fg, base)
+
+
+def pass_truth(sc, box, radius, lines, code, effects, content, fam, entry, fg, base):
+    """The ground truth of a pass: no ID-1 rectangle, the whole pass in `pass_box`."""
+    x0, y0, x1, y1 = box
     colors = [{"hex": A.hexc(base), "share": 1.0, "role": "pass"}]
-    return sc.img, {"quad": None, "pass_box": [x0, round(y0, 1), x1, round(y1, 1)],
-                    "name_lines": [{"text": l["text"], "box": [round(v, 1) for v in l["box"]], "poly": r1(box_poly(l["box"])), "card_box": None} for l in lines],
-                    "barcode": code, "effects": effects, "others": [], "corner_radius_px": radius, "shadow": None,
-                    "panel_box": None, "main_partial": False,
-                    "screen": {"width": sc.W, "height": sc.H, "scale": sc.s, "dark": sc.dark, "platform": sc.platform},
-                    "_gt": {"name": "" if content.get("hide_name") else content["name"], "font_family": fam, "font_file": entry["path"].rsplit("/", 1)[-1],
-                            "font_category": fontlib.category(fam), "layout_family": "pass", "polarity":
-                            "light_on_dark" if A.luminance(fg) > A.luminance(base) else "dark_on_light", "colors": colors,
-                            "name_colour": A.hexc(fg), "effects": []}}
+    return {"quad": None, "pass_box": [x0, round(y0, 1), x1, round(y1, 1)],
+            "name_lines": [{"text": l["text"], "box": [round(v, 1) for v in l["box"]], "poly": r1(box_poly(l["box"])), "card_box": None} for l in lines],
+            "barcode": code, "effects": effects, "others": [], "corner_radius_px": radius, "shadow": None,
+            "panel_box": None, "main_partial": False,
+            "screen": {"width": sc.W, "height": sc.H, "scale": sc.s, "dark": sc.dark, "platform": sc.platform},
+            "_gt": {"name": "" if content.get("hide_name") else content["name"], "font_family": fam, "font_file": entry["path"].rsplit("/", 1)[-1],
+                    "font_category": fontlib.category(fam), "layout_family": "pass", "polarity":
+                    "light_on_dark" if A.luminance(fg) > A.luminance(base) else "dark_on_light", "colors": colors,
+                    "name_colour": A.hexc(fg), "effects": []}}
+
+
+def render_generic_pass(rng, sc, content, fams, top, bottom, effects, panel_code):
+    """A Google-Wallet-style generic pass (a train family's own pass style, unlike the held-out
+    Apple-Wallet one): a rounded pass in the brand colour, a logo and issuer row, the title, rows of
+    fields, a white code area, sometimes a hero image at the foot; no ID-1 rectangle in it."""
+    p, d = sc.p, ImageDraw.Draw(sc.img)
+    words = lx.APP_WORDS[content["lang"]]
+    # The app's bar above the pass: a back arrow and sometimes the screen's title.
+    bar = p(rng.uniform(44, 64))
+    d.line((p(16), top + bar // 2, p(34), top + bar // 2), fill=sc.fg, width=max(1, p(2)))
+    if rng.random() < 0.5:
+        sc.text((p(56), top + bar // 2), rng.choice(words[:2]), 18, anchor="lm")
+    margin = p(rng.uniform(8, 28))
+    x0, x1 = margin, sc.W - margin
+    y0 = top + bar + p(rng.uniform(4, 24))
+    y1 = min(sc.H - bottom - p(rng.uniform(6, 40)), y0 + (x1 - x0) * rng.uniform(1.0, 1.75))
+    base = content["colours"][0] if rng.random() < 0.8 else A.random_colour(rng)
+    radius = p(rng.uniform(6, 28))
+    if rng.random() < 0.5:
+        sc.shadow((x0, y0, x1, y1), radius, rng, effects=effects)
+    d.rounded_rectangle((x0, y0, x1, y1), radius=radius, fill=base)
+    if rng.random() < 0.2:
+        # A vertical gradient to a darker or lighter shade of the brand colour.
+        shade = tuple(int(max(0, min(255, c * rng.uniform(0.7, 1.3)))) for c in base)
+        ramp = Image.linear_gradient("L").resize((int(x1 - x0), int(y1 - y0)))
+        fill = Image.composite(Image.new("RGB", ramp.size, shade), Image.new("RGB", ramp.size, base), ramp)
+        sc.img.paste(fill, (int(x0), int(y0)), rounded_mask(ramp.size, radius))
+        effects.append("pass_gradient")
+    fam, entry = A.pick_name_font(rng, fams, content["name"], want_bold=rng.random() < 0.7)
+    if entry is None:
+        return None, None
+    fg = A.text_colour_for(base, rng)
+    pad = p(rng.uniform(14, 24))
+    # Logo (a circle) and the issuer's or programme's small name.
+    lr = p(rng.uniform(12, 20))
+    cy = y0 + pad + lr
+    d.ellipse((x0 + pad, cy - lr, x0 + pad + 2 * lr, cy + lr), fill=A.random_colour(rng) if rng.random() < 0.5 else (255, 255, 255))
+    small = content["programme"] or words[1]
+    sc.text((x0 + pad + 2 * lr + p(10), cy), small[:28], rng.choice([12, 14, 16]), colour=fg, anchor="lm")
+    ty = cy + lr + p(rng.uniform(10, 24))
+    if rng.random() < 0.4:
+        d.line((x0, ty - p(6), x1, ty - p(6)), fill=A.text_colour_for(base, rng), width=max(1, p(1)))
+    th = p(rng.uniform(24, 40))
+    lines = [] if content.get("hide_name") else A.draw_lines(sc.img, [content["name"]], entry, (x0 + pad, ty, x1 - pad, ty + th), fg)
+    fy = ty + th + p(rng.uniform(12, 24))
+    fields = [(content["number_label"], content["member_number"]), (content["holder"] and words[3], content["holder"]), (words[5], str(rng.randint(0, 9999)))]
+    for label, value in rng.sample(fields, rng.randint(1, 3)):
+        if label and value and fy + p(40) < y1:
+            sc.text((x0 + pad, fy), label, 11, colour=fg)
+            sc.text((x0 + pad, fy + p(15)), value, rng.choice([14, 16, 18]), colour=fg)
+            fy += p(rng.uniform(40, 52))
+    foot = y1
+    if rng.random() < 0.3:
+        # A hero image along the pass's foot, inside its rounded corners.
+        hh = int((x1 - x0) * rng.uniform(0.2, 0.33))
+        hero = A.Canvas(int(x1 - x0), hh)
+        A.paint_background(hero, rng, np.random.default_rng(rng.getrandbits(63)), A.random_colour(rng), base, rng.choice(["gradient", "pattern", "texture"]))
+        mask = Image.new("L", hero.img.size, 0)
+        ImageDraw.Draw(mask).rounded_rectangle((0, -radius - 2, hero.img.width - 1, hh - 1), radius=radius, fill=255)
+        sc.img.paste(hero.img, (int(x0), int(y1) - hh), mask)
+        foot = y1 - hh
+        effects.append("hero")
+    code = None
+    barcode = panel_code or content["barcode"]
+    if barcode:
+        qr = barcode["symbology"] == "qr"
+        side = (x1 - x0) * rng.uniform(0.45, 0.6)
+        pw = side if qr else (x1 - x0) * rng.uniform(0.7, 0.88)
+        ph = side if qr else p(rng.uniform(80, 110))
+        cx = (x0 + x1) / 2
+        pb = (cx - pw / 2, foot - ph - p(rng.uniform(14, 30)), cx + pw / 2, foot - p(rng.uniform(14, 30)))
+        if pb[1] > fy and pb[3] > pb[1] + p(40):
+            cb = sc.code_panel(pb, barcode, rng, p(rng.choice([4, 8, 12])))
+            if cb:
+                code = dict(barcode, box=cb, location="pass")
+    effects += ["pass", "generic_pass"]
+    return sc.img, pass_truth(sc, (x0, y0, x1, y1), radius, lines, code, effects, content, fam, entry, fg, base)

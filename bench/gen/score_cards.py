@@ -10,6 +10,8 @@ Per group (all, kind, app family by default; any ground-truth key with --by):
   corners        of quads with IoU ≥ 0.5: the first corner is the card's own top-left and the order is clockwise
   pass crop      a pass with no card rectangle (truth quad null, pass_box): the found quad has IoU ≥ 0.9
                  with the whole pass (issue #25 item 2: the whole pass is the crop); no quad counts as a miss
+  pass marked    of passes, the record says so (card.shape "pass"); "false pass": images with a card
+                 rectangle (a card's screenshot or photo) whose record says "pass"
   colour         CIEDE2000 < 10 between the truth's top colour and the record's first background
                  (card.backgrounds[0], else colors[0]); "colour any": any record colour
   code exact     the truth's code value is among the record's barcodes (UPC-A also as its EAN-13 form)
@@ -122,6 +124,9 @@ def score_one(t, r):
         x0, y0, x1, y1 = t["pass_box"]
         found = card.get("quad")
         s["pass_iou"] = iou([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], found) if found else 0.0
+        s["pass_marked"] = card.get("shape") == "pass"
+    if t.get("quad"):
+        s["false_pass"] = card.get("shape") == "pass"
     if t.get("colors"):
         top = t["colors"][0]["hex"]
         first = (card.get("backgrounds") or [None])[0] or ((card.get("colors") or [{}])[0]).get("hex")
@@ -154,6 +159,7 @@ COLUMNS = [
     ("name exact", "name_exact", None), ("name ≥0.8", "name_fuzzy", None),
     ("quad ≥.90", "iou", lambda v: v >= 0.9), ("quad ≥.95", "iou", lambda v: v >= 0.95), ("corners", "order_ok", None),
     ("pass crop", "pass_iou", lambda v: v >= 0.9),
+    ("pass marked", "pass_marked", None), ("false pass", "false_pass", None),
     ("colour", "colour_ok", None), ("colour any", "colour_any", None),
     ("code exact", "code_exact", None), ("false codes", "false_code", None), ("other card's code", "other_code", None),
     ("issuer", "issuer_ok", None), ("issuer false", "issuer_false", None), ("payment", "payment_ok", None),

@@ -74,11 +74,17 @@ public struct CardGeometry: Artifact {
   public var reason: String?
   /// The corners' order is the card's own (a person gave them): warp keeps it as it is.
   public var cornersAreFinal = false
-  public init(quad: [Point]?, confidence: Double?, reason: String?, cornersAreFinal: Bool = false) {
+  /// What the quad outlines: an ID-1 card, or a whole wallet pass where a screenshot shows one.
+  public var shape: CardShape = .card
+  public init(
+    quad: [Point]?, confidence: Double?, reason: String?, cornersAreFinal: Bool = false,
+    shape: CardShape = .card
+  ) {
     self.quad = quad
     self.confidence = confidence
     self.reason = reason
     self.cornersAreFinal = cornersAreFinal
+    self.shape = shape
   }
 }
 

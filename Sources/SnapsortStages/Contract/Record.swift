@@ -183,9 +183,20 @@ public struct TextLine: Codable, Sendable, Equatable {
   }
 }
 
+/// What a card record's quad outlines.
+public enum CardShape: String, Codable, Sendable, Equatable {
+  /// An ID-1 card (85.60 × 53.98 mm), photographed or drawn on a screen.
+  case card
+  /// A whole wallet pass in a screenshot (Apple or Google Wallet): a tall panel with the card's
+  /// content and no ID-1 rectangle; the crop is the pass.
+  case pass
+}
+
 public struct CardRecord: Codable, Sendable, Equatable {
   @Nullable public var quad: Quad? = nil
   @Nullable public var confidence: Double? = nil
+  /// "pass" when the quad is a whole wallet pass; absent for an ID-1 card.
+  public var shape: CardShape?
   /// Why no quad was found, when `quad` is null.
   public var reason: String?
   @Nullable public var crop: String? = nil
@@ -201,7 +212,7 @@ public struct CardRecord: Codable, Sendable, Equatable {
   public init() {}
 
   enum CodingKeys: String, CodingKey {
-    case quad, confidence, reason, crop, colors, backgrounds, barcodes, name, text, issuer
+    case quad, confidence, shape, reason, crop, colors, backgrounds, barcodes, name, text, issuer
     case payment
     case headerColor = "header_color"
   }

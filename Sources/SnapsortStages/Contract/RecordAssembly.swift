@@ -35,6 +35,7 @@ public enum RecordAssembly {
     var card = CardRecord()
     card.quad = (crop?.quad ?? geometry?.quad).map { Quad($0).map(Rounding.tenths) }
     card.confidence = geometry?.confidence.map(Rounding.thousandths)
+    card.shape = geometry?.shape == .pass ? .pass : nil
     card.reason = geometry?.reason
     card.crop = crop?.file
     card.colors = palette?.colors

@@ -182,7 +182,7 @@ struct ScreenCardRefiner {
 
   /// The median over `span` of the largest channel difference across the pixel edge at
   /// `position` (between columns, or rows, `position − 1` and `position`); 0 outside the image.
-  private func medianStep(at position: Int, vertical: Bool, span: Range<Int>) -> Int {
+  func medianStep(at position: Int, vertical: Bool, span: Range<Int>) -> Int {
     let c = image.channels, w = image.width
     guard position >= 1, position < (vertical ? image.width : image.height) else { return 0 }
     var histogram = [Int](repeating: 0, count: 256)

@@ -24,6 +24,9 @@ public final class CardDetectStage: Stage {
     /// Whether an upright quad (a card drawn on a screen) has its sides moved in to the card's
     /// own edge, out of a drop shadow or glow.
     public var screenRefinement: Bool = true
+    /// Whether a screenshot showing a wallet pass instead of an ID-1 card has the whole pass for
+    /// its quad, marked `shape: pass` in the record.
+    public var passes: Bool = true
     public init() {}
   }
 
@@ -65,7 +68,9 @@ public final class CardDetectStage: Stage {
       detected = nil
     }
     let geometry: CardGeometry
-    if let result = detected {
+    if options.passes, let pass = pass(in: pixels, besides: detected?.quad) {
+      geometry = CardGeometry(quad: pass.quad, confidence: pass.confidence, reason: nil, shape: .pass)
+    } else if let result = detected {
       geometry = CardGeometry(quad: result.quad, confidence: result.confidence, reason: nil)
     } else if let whole {
       geometry = CardGeometry(
@@ -86,6 +91,32 @@ public final class CardDetectStage: Stage {
     let refined = refiner.refine(quad) ?? quad
     let card = refiner.cardAbove(refined) ?? refined
     return refiner.cardAtTop(card) ?? card
+  }
+
+  /// The whole wallet pass a screenshot shows, in full-resolution pixels, unless the screen
+  /// shows a card after all: an ID-1 card at the pass's top (a card with a panel or other cards
+  /// below it whose sides run on in one line), or the card found outside it (cards stacked below
+  /// the card a wallet shows).
+  private func pass(in pixels: ImagePixels, besides card: [Point]?) -> (quad: [Point], confidence: Double)? {
+    let image = pixels.analysis
+    guard let found = PassFinder(image: image).find(),
+      ScreenCardRefiner(image: image).cardAtTop(found.quad) == nil
+    else { return nil }
+    let scale = pixels.analysisScale
+    let quad = found.quad.map { Point($0.x * scale, $0.y * scale) }
+    if let card, Self.isCardShaped(card) {
+      let centre = Point(card.map(\.x).reduce(0, +) / 4, card.map(\.y).reduce(0, +) / 4)
+      guard Quad.contains(quad, centre) else { return nil }
+    }
+    return (quad, found.confidence)
+  }
+
+  /// An upright quad within a tenth of the card's aspect.
+  private static func isCardShaped(_ quad: [Point]) -> Bool {
+    guard Quad.isSquareToAxes(quad, withinDegrees: 2) else { return false }
+    let xs = quad.map(\.x), ys = quad.map(\.y)
+    let aspect = (xs.max()! - xs.min()!) / max(1, ys.max()! - ys.min()!)
+    return abs(aspect / CardDetector.cardAspect - 1) <= 0.1
   }
 
   private func wholeImageQuad(_ info: ImageInfo?) -> [Point]? {

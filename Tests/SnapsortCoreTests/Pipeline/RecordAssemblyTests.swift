@@ -32,6 +32,20 @@ final class RecordAssemblyTests: XCTestCase {
     XCTAssertEqual(try RecordCoding.decode(Data(json.utf8)), record)
   }
 
+  func testAPassIsMarkedAndACardIsNot() throws {
+    let quad = [Point(10, 20), Point(400, 20), Point(400, 600), Point(10, 600)]
+    let pass = item()
+    pass.artifacts.write(CardGeometry(quad: quad, confidence: 0.9, reason: nil, shape: .pass))
+    XCTAssertEqual(pass.record.card?.shape, .pass)
+    let json = String(decoding: try RecordCoding.encodeLine(pass.record), as: UTF8.self)
+    XCTAssertTrue(json.contains(#""shape":"pass""#), json)
+    let card = item()
+    card.artifacts.write(CardGeometry(quad: quad, confidence: 0.9, reason: nil))
+    XCTAssertNil(card.record.card?.shape)
+    let cardJSON = String(decoding: try RecordCoding.encodeLine(card.record), as: UTF8.self)
+    XCTAssertFalse(cardJSON.contains(#""shape""#), cardJSON)
+  }
+
   func testTheCropsCornersWinAndAreRoundedToTenths() {
     let photo = item()
     photo.artifacts.write(
