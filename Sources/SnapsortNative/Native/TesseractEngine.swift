@@ -23,6 +23,19 @@ public final class TesseractEngine {
     public var timedOut: Bool
     /// The lines' text joined with spaces.
     public var text: String { lines.map(\.text).joined(separator: " ") }
+
+    /// The same reading with every box scaled by `sx` across and `sy` down: a reading of a scaled
+    /// copy put back in the original's pixels.
+    public func scaled(x sx: Double, y sy: Double) -> Result {
+      let scale = { (item: Item) -> Item in
+        var item = item
+        item.box = Box(
+          x: (item.box.x * sx).rounded(), y: (item.box.y * sy).rounded(),
+          width: (item.box.width * sx).rounded(), height: (item.box.height * sy).rounded())
+        return item
+      }
+      return Result(lines: lines.map(scale), words: words.map(scale), timedOut: timedOut)
+    }
   }
 
   public enum PageSegmentation: Int32, Sendable {

@@ -97,11 +97,32 @@ public struct CardCrop: Artifact {
   public var quad: [Point]
   public var file: String?
   public var quality: Int
-  public init(image: Bitmap, quad: [Point], file: String?, quality: Int = 90) {
+  /// The warp stage's reading of the upright crop, made to decide which way is up, for the ocr
+  /// stage to take as its coarse reading instead of reading the same page again; nil when none
+  /// was made.
+  public var reading: CropReading?
+  public init(image: Bitmap, quad: [Point], file: String?, quality: Int = 90, reading: CropReading? = nil) {
     self.image = image
     self.quad = quad
     self.file = file
     self.quality = quality
+    self.reading = reading
+  }
+}
+
+/// Tesseract's reading of a card crop prepared as the ocr stage prepares it
+/// (`TextContrast.flattened`) and scaled to `height` rows, with boxes in the crop's pixels.
+public struct CropReading: Sendable {
+  public var height: Int
+  /// Tesseract languages ("+"-joined) and page segmentation mode it was read with.
+  public var languages: String
+  public var segmentation: Int
+  public var result: TesseractEngine.Result
+  public init(height: Int, languages: String, segmentation: Int, result: TesseractEngine.Result) {
+    self.height = height
+    self.languages = languages
+    self.segmentation = segmentation
+    self.result = result
   }
 }
 

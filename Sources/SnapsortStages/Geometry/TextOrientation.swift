@@ -31,6 +31,14 @@ struct TextOrientation {
     }
   }
 
+  /// The counts with the readings they were made from, boxes in the pixels of the crop read
+  /// (the turned reading's in the turned crop's), for the ocr stage to reuse.
+  struct Readings {
+    var evidence: Reading
+    var upright: TesseractEngine.Result
+    var turned: TesseractEngine.Result?
+  }
+
   let engine: TesseractEngine
   /// Rows the crop is scaled to before both readings.
   var height: Int
@@ -40,25 +48,38 @@ struct TextOrientation {
   /// Tesseract's confidence from which a word's letters count.
   var confidentAt = 70.0
 
-  /// The readings of a grey crop; nil when one ran out of time.
+  /// The counts of a grey crop; nil when a reading ran out of time.
   func read(_ gray: Bitmap, deadline: Int) -> Reading? {
+    readings(gray, deadline: deadline)?.evidence
+  }
+
+  /// The counts and readings of a grey crop, read as prepared; nil when a reading ran out of time.
+  func readings(_ gray: Bitmap, deadline: Int) -> Readings? {
     let page =
       gray.height > height
       ? gray.resized(width: max(1, gray.width * height / gray.height), height: height) : gray
+    let toCrop = { (result: TesseractEngine.Result) in
+      page.height == gray.height
+        ? result
+        : result.scaled(
+          x: Double(gray.width) / Double(page.width), y: Double(gray.height) / Double(page.height))
+    }
     let upright = engine.recognize(page, segmentation: .sparseText, deadline: max(1, deadline / 2))
     guard !upright.timedOut else { return nil }
     let uprightWords = Self.words(upright)
     let letters = confidentLetters(uprightWords)
     if let sureAt, letters >= sureAt {
-      return Reading(upright: letters, turned: nil, uprightWords: uprightWords, turnedWords: nil)
+      let evidence = Reading(upright: letters, turned: nil, uprightWords: uprightWords, turnedWords: nil)
+      return Readings(evidence: evidence, upright: toCrop(upright), turned: nil)
     }
     let turned = engine.recognize(
       page.rotated180(), segmentation: .sparseText, deadline: max(1, deadline / 2))
     guard !turned.timedOut else { return nil }
     let turnedWords = Self.words(turned)
-    return Reading(
+    let evidence = Reading(
       upright: letters, turned: confidentLetters(turnedWords), uprightWords: uprightWords,
       turnedWords: turnedWords)
+    return Readings(evidence: evidence, upright: toCrop(upright), turned: toCrop(turned))
   }
 
   private func confidentLetters(_ words: [[Double]]) -> Int {

@@ -29,7 +29,8 @@ public final class OCRStage: Stage {
     public var pageHeight: Int = 448
     /// Height of a second, coarser reading of a card crop whose lines the name model ranks too;
     /// 0 for none (and none without a `name_model`). A name in large display type, 60–110 px tall at `page_height`, is often read
-    /// in fragments or not at all there, and at half that size it is body-sized type.
+    /// in fragments or not at all there, and at half that size it is body-sized type. The warp
+    /// stage's reading for which way is up is taken instead when it read the same page.
     public var coarsePageHeight: Int = 224
     /// Tesseract languages that read the best name lines a second time, one line each, for the
     /// diacritics `languages` lost (`Latin`: tesseract's Latin-script model, Debian's
@@ -141,6 +142,7 @@ public final class OCRStage: Stage {
     let image = try cardCrop ?? item.pixels().analysis
     let plain = image.grayscale()
     var gray = TextContrast.flattened(plain)
+    var readsPlain = false
     let start = DispatchTime.now().uptimeNanoseconds
     let deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
     var result = read(gray, isCardCrop: cardCrop != nil, deadline: deadline)
@@ -155,6 +157,7 @@ public final class OCRStage: Stage {
       if !second.timedOut && Self.legibleCharacters(second) > legible {
         result = second
         gray = plain
+        readsPlain = true
       }
     }
     var payment: PaymentInfo?
@@ -173,8 +176,7 @@ public final class OCRStage: Stage {
     }
     let remaining = { deadline - Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000) }
     let coarse =
-      cardCrop != nil && options.coarsePageHeight > 0 && !options.nameModel.isEmpty && !result.timedOut
-      ? self.read(gray, isCardCrop: true, height: options.coarsePageHeight, deadline: remaining()) : nil
+      result.timedOut ? nil : coarseReading(gray, of: item, flattened: !readsPlain, deadline: remaining())
     let (names, catalogSpelling) = nameReader.names(
       result, coarse: coarse.flatMap { $0.timedOut ? nil : $0 }, page: gray,
       crop: cardCrop.map { ($0, plain) }, file: item.relativePath, deadline: remaining)
@@ -188,6 +190,21 @@ public final class OCRStage: Stage {
         notes: result.timedOut ? ["ocr timed out after \(deadline) ms; text may be incomplete"] : []))
   }
 
+  /// The coarser second reading of a card crop (`coarse_page_height`): the warp stage's, when it
+  /// read this prepared page at that height with these languages and layout mode already.
+  private func coarseReading(_ gray: Bitmap, of item: PhotoItem, flattened: Bool, deadline: Int)
+    -> TesseractEngine.Result?
+  {
+    guard let crop = item.artifacts[CardCrop.self], options.coarsePageHeight > 0, !options.nameModel.isEmpty
+    else { return nil }
+    if flattened, let shared = crop.reading, shared.height == options.coarsePageHeight,
+      shared.languages == options.languages, shared.segmentation == options.pageSegmentation
+    {
+      return shared.result
+    }
+    return read(gray, isCardCrop: true, height: options.coarsePageHeight, deadline: deadline)
+  }
+
   /// Reads a prepared grey crop as a page, scaled to `height` (`page_height` by default) when it
   /// is a card crop, with boxes in the crop's pixels.
   private func read(_ gray: Bitmap, isCardCrop: Bool, height: Int? = nil, deadline: Int)
@@ -198,24 +215,14 @@ public final class OCRStage: Stage {
     let page =
       isCardCrop && height > 0 && gray.height > height
       ? gray.resized(width: max(1, gray.width * height / gray.height), height: height) : gray
-    var result = engine.recognize(
+    let result = engine.recognize(
       page,
       segmentation: TesseractEngine.PageSegmentation(rawValue: Int32(options.pageSegmentation))
         ?? .sparseText,
       deadline: deadline)
-    if page.height != gray.height {
-      let sx = Double(gray.width) / Double(page.width), sy = Double(gray.height) / Double(page.height)
-      let unscale = { (item: TesseractEngine.Item) -> TesseractEngine.Item in
-        var item = item
-        item.box = Box(
-          x: (item.box.x * sx).rounded(), y: (item.box.y * sy).rounded(),
-          width: (item.box.width * sx).rounded(), height: (item.box.height * sy).rounded())
-        return item
-      }
-      result.lines = result.lines.map(unscale)
-      result.words = result.words.map(unscale)
-    }
-    return result
+    guard page.height != gray.height else { return result }
+    return result.scaled(
+      x: Double(gray.width) / Double(page.width), y: Double(gray.height) / Double(page.height))
   }
 
   /// Letters and digits in words tesseract is fairly sure of: how much of a reading is text

@@ -25,6 +25,8 @@ public final class WarpStage: Stage {
     public var writeCrop: Bool = true
     /// Rows a crop is scaled to for reading it both ways up with `text_orientation_languages`
     /// when no barcode says which way is up; 0 never reads it (the layout alone decides then).
+    /// The crop is read as the ocr stage prepares it, and at the ocr stage's `coarse_page_height`
+    /// with its `languages` the reading of the way chosen is the ocr stage's coarse reading too.
     public var textOrientationHeight: Int = 224
     /// Tesseract languages of those readings: the ocr stage's, so the worker's engine is shared.
     public var textOrientationLanguages: String = "eng"
@@ -93,7 +95,8 @@ public final class WarpStage: Stage {
     else {
       throw StageFailure("the card's corners do not form a usable quadrilateral")
     }
-    if !geometry.cornersAreFinal && isUpsideDown(crop, item: item, quad: quad) {
+    let (turned, reading) = geometry.cornersAreFinal ? (false, nil) : upsideDown(crop, item: item, quad: quad)
+    if turned {
       crop = crop.rotated180()
       quad = Array(quad[2...] + quad[..<2])
     }
@@ -104,7 +107,8 @@ public final class WarpStage: Stage {
     {
       file = "cards/\(sha256.prefix(16)).jpg"
     }
-    item.artifacts.write(CardCrop(image: crop, quad: quad, file: file, quality: options.quality))
+    item.artifacts.write(
+      CardCrop(image: crop, quad: quad, file: file, quality: options.quality, reading: reading))
   }
 
   /// What said which way up a crop is, as the orientation log records it.
@@ -124,8 +128,10 @@ public final class WarpStage: Stage {
   /// (upside-down type reads as few, unsure letters), and it comes before the layout, which
   /// takes a code panel printed at the top for one at the bottom; else the layout (a chip, a code
   /// panel) may; else the crop is kept as detected. bench/names/fit_orientation.py measured the
-  /// order on training cards.
-  private func isUpsideDown(_ crop: Bitmap, item: PhotoItem, quad: [Point]) -> Bool {
+  /// order on training cards. The type is read as the ocr stage prepares a crop
+  /// (`TextContrast.flattened`), so that the reading of the way chosen is the ocr stage's coarse
+  /// reading too (returned with the verdict; nil when that way was not read).
+  private func upsideDown(_ crop: Bitmap, item: PhotoItem, quad: [Point]) -> (Bool, CropReading?) {
     let gray = crop.grayscale(recycling: Bitmap.take(&grayBuffer))
     defer { grayBuffer = gray.pixels }
     let votes = zbar.scan(gray).map(\.orientation)
@@ -136,7 +142,10 @@ public final class WarpStage: Stage {
     // Half of it for each reading: a tiled pattern can take tesseract 250 ms of CPU a way, and a
     // loaded machine twice that in wall time, so a tight deadline would make the answer the load's.
     let deadline = Int(min(5000, item.secondsRemaining * 1000))
-    let text = barcode != nil && !logs ? nil : textOrientation?.read(gray, deadline: deadline)
+    let readings =
+      barcode != nil && !logs
+      ? nil : textOrientation?.readings(TextContrast.flattened(gray), deadline: deadline)
+    let text = readings?.evidence
     let textVerdict = text?.verdict(lead: options.textOrientationLead)
     let layout = (barcode ?? textVerdict) != nil && !logs ? nil : CardLayout.verdict(crop)
     let turned = barcode ?? textVerdict ?? layout ?? false
@@ -144,6 +153,14 @@ public final class WarpStage: Stage {
       Evidence(
         file: item.relativePath, quad: quad.map { [$0.x, $0.y] }, barcodeUp: up, barcodeDown: down,
         layout: layout, text: text, turned: turned))
-    return turned
+    let read = turned ? readings?.turned : readings?.upright
+    return (
+      turned,
+      read.map {
+        CropReading(
+          height: options.textOrientationHeight, languages: options.textOrientationLanguages,
+          segmentation: Int(TesseractEngine.PageSegmentation.sparseText.rawValue), result: $0)
+      }
+    )
   }
 }

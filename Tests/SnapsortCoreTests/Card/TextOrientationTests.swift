@@ -7,11 +7,12 @@ import XCTest
 /// Which way up a card crop's type reads: tesseract on flat card crops rendered by
 /// `scripts/render_samples.py --fixtures`, as they are and turned by 180°.
 final class TextOrientationTests: XCTestCase {
+  /// The crop prepared as the warp stage reads it: the ocr stage's flattened grey.
   private func grayCrop(_ name: String) throws -> Bitmap {
     let url = OCRStageTests.fixtures.appendingPathComponent(name)
     let item = PhotoItem(relativePath: name, url: url, outputDirectory: nil)
     try LoadStage(options: .init(), context: StageContext()).process(item)
-    return try item.pixels().analysis.grayscale()
+    return TextContrast.flattened(try item.pixels().analysis.grayscale())
   }
 
   /// An upright crop reads more confident letters as it is; the same crop turned reads more
@@ -35,5 +36,25 @@ final class TextOrientationTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(reading.upright, sureAt)
     XCTAssertNil(reading.turned)
     XCTAssertEqual(reading.verdict(lead: WarpStage.Options().textOrientationLead), false)
+  }
+
+  /// The reading of the way chosen, which the ocr stage takes as its coarse reading, has its boxes
+  /// in the crop's pixels, and the crop turned, read turned, gives the upright crop's words.
+  func testReadingsAreInTheCropsPixelsEitherWayUp() throws {
+    let reader = TextOrientation(engine: try TesseractEngine(languages: "eng"), height: 224, sureAt: nil)
+    let upright = try grayCrop("kaffeeroesterei.png")
+    let asIs = try XCTUnwrap(reader.readings(upright, deadline: 10_000))
+    let pageWidth = Double(upright.width * 224 / upright.height)
+    let right = asIs.upright.lines.map { $0.box.x + $0.box.width }.max() ?? 0
+    XCTAssertGreaterThan(right, pageWidth, "boxes in the 224-row page's pixels")
+    XCTAssertLessThanOrEqual(right, Double(upright.width) + 1)
+    let turned = try XCTUnwrap(reader.readings(upright.rotated180(), deadline: 10_000))
+    let confident = { (result: TesseractEngine.Result?) in
+      Set((result?.words ?? []).filter { $0.confidence >= 70 }.map(\.text))
+    }
+    let words = confident(asIs.upright)
+    XCTAssertFalse(words.isEmpty)
+    XCTAssertGreaterThanOrEqual(
+      words.intersection(confident(turned.turned)).count * 2, words.count, "\(words) against turned")
   }
 }
