@@ -84,18 +84,25 @@ public final class WarpStage: Stage {
 
   public func process(_ item: PhotoItem) throws {
     guard let geometry = item.artifacts[CardGeometry.self], var quad = geometry.quad else { return }
-    // The card is landscape: start at a corner from which the first side is a long side.
     let horizontal = Quad.distance(quad[0], quad[1]) + Quad.distance(quad[2], quad[3])
     let vertical = Quad.distance(quad[1], quad[2]) + Quad.distance(quad[3], quad[0])
-    if vertical > horizontal && !geometry.cornersAreFinal { quad = Array(quad[3...] + quad[..<3]) }
+    let isPass = geometry.shape == .pass
+    // The card is landscape: start at a corner from which the first side is a long side. A pass
+    // stays as the screen shows it, upright and in its own proportions.
+    if vertical > horizontal && !geometry.cornersAreFinal && !isPass { quad = Array(quad[3...] + quad[..<3]) }
+    let size =
+      isPass
+      ? Self.passSize(aspect: vertical / max(1, horizontal), cardSize: options)
+      : (width: options.width, height: options.height)
     let full = try item.fullImage()
     guard
       var crop = full.warped(
-        quad: quad, width: options.width, height: options.height, reductionBuffer: &reductionBuffer)
+        quad: quad, width: size.width, height: size.height, reductionBuffer: &reductionBuffer)
     else {
       throw StageFailure("the card's corners do not form a usable quadrilateral")
     }
-    let (turned, reading) = geometry.cornersAreFinal ? (false, nil) : upsideDown(crop, item: item, quad: quad)
+    let (turned, reading) =
+      geometry.cornersAreFinal || isPass ? (false, nil) : upsideDown(crop, item: item, quad: quad)
     if turned {
       crop = crop.rotated180()
       quad = Array(quad[2...] + quad[..<2])
@@ -109,6 +116,14 @@ public final class WarpStage: Stage {
     }
     item.artifacts.write(
       CardCrop(image: crop, quad: quad, file: file, quality: options.quality, reading: reading))
+  }
+
+  /// A pass's crop: its own height over width, with as many pixels as a card's crop, so that the
+  /// stages after it read a pass at the scale they read a card.
+  static func passSize(aspect: Double, cardSize options: Options) -> (width: Int, height: Int) {
+    let area = Double(options.width * options.height)
+    let width = max(1, Int((area / max(0.1, aspect)).squareRoot().rounded()))
+    return (width, max(1, Int((Double(width) * aspect).rounded())))
   }
 
   /// What said which way up a crop is, as the orientation log records it.

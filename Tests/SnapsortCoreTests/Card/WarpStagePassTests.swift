@@ -1,0 +1,32 @@
+import XCTest
+
+@testable import SnapsortNative
+@testable import SnapsortStages
+
+/// A wallet pass is cropped as the screen shows it: upright, in its own proportions, with about
+/// as many pixels as a card's crop; the same corners taken for a card give the landscape ID-1 crop.
+final class WarpStagePassTests: XCTestCase {
+  private func crop(of quad: [Point], shape: CardShape) throws -> CardCrop {
+    let url = ClassifyStageTests.root.appendingPathComponent("samples/screenshots/screenshot-01-light.png")
+    let item = PhotoItem(relativePath: url.lastPathComponent, url: url, outputDirectory: nil)
+    try LoadStage(options: .init(), context: StageContext()).process(item)
+    item.artifacts.write(CardGeometry(quad: quad, confidence: 0.9, reason: nil, shape: shape))
+    try WarpStage(options: .init(), context: StageContext()).process(item)
+    return try XCTUnwrap(item.artifacts[CardCrop.self])
+  }
+
+  func testAPassKeepsItsPortraitProportionsAndCorners() throws {
+    // 300 wide, 450 tall: a pass half again as tall as it is wide.
+    let quad = [Point(100, 200), Point(400, 200), Point(400, 650), Point(100, 650)]
+    let pass = try crop(of: quad, shape: .pass)
+    XCTAssertEqual(Double(pass.image.height) / Double(pass.image.width), 1.5, accuracy: 0.01)
+    let options = WarpStage.Options()
+    XCTAssertEqual(
+      Double(pass.image.width * pass.image.height), Double(options.width * options.height),
+      accuracy: 0.01 * Double(options.width * options.height))
+    XCTAssertEqual(pass.quad, quad, "a pass is not turned: its top-left corner stays first")
+    let card = try crop(of: quad, shape: .card)
+    XCTAssertEqual([card.image.width, card.image.height], [options.width, options.height])
+    XCTAssertNotEqual(card.quad, quad, "a portrait quad taken for a card starts at another corner")
+  }
+}
