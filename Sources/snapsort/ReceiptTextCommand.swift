@@ -39,6 +39,26 @@ struct ReceiptTextCommand: ParsableCommand {
       """)
   var json = false
 
+  @Flag(
+    name: .long,
+    help: """
+      The paths are a run's records.jsonl: each record's receipt rows (text, box, confidence) \
+      are extracted again, as the stage read them.
+      """)
+  var records = false
+
+  @Flag(
+    name: .long,
+    help: """
+      Instead of records, one line of JSON per file with the merchant model's evidence: file, \
+      the rules' merchant (rules), whether it names a catalog brand (rules_brand), and the \
+      header's candidates with their features, for bench/receipts/fit_merchant.py.
+      """)
+  var merchantCandidates = false
+
+  @Flag(name: .long, help: "Name the merchant by the extractor's rules alone, without the merchant model.")
+  var merchantRules = false
+
   @Option(
     name: .long,
     help:
@@ -51,6 +71,8 @@ struct ReceiptTextCommand: ParsableCommand {
   }
 
   func run() throws {
+    let extraction = ReceiptTextExtraction(catalog: try loadCatalog(), merchantRules: merchantRules)
+    if records { return try rerun(extraction) }
     let inputs: [ReceiptTextExtraction.Input]
     do {
       inputs = try ReceiptTextExtraction.inputs(at: paths.map { URL(fileURLWithPath: $0) })
@@ -62,10 +84,19 @@ struct ReceiptTextCommand: ParsableCommand {
       Terminal.error("no .csv or .txt files under \(paths.joined(separator: ", "))")
       throw SnapsortExit.usage
     }
-    let extraction = ReceiptTextExtraction(catalog: try loadCatalog())
     var failed = 0
     var rows: [[String]] = []
     for input in inputs {
+      if merchantCandidates {
+        do {
+          let lines = try ReceiptTextLines.read(input.url, name: input.name)
+          try printEvidence(input.name, extraction.merchantEvidence(from: lines))
+        } catch {
+          Terminal.error("\(error)")
+          failed += 1
+        }
+        continue
+      }
       let output = extraction.output(for: input)
       if let error = output.error {
         Terminal.error(error.message)
@@ -84,6 +115,38 @@ struct ReceiptTextCommand: ParsableCommand {
       print(TextTable.render(header: ["FILE", "MERCHANT", "DATE", "TOTAL", "ITEMS"], rows: rows))
     }
     if failed > 0 { throw SnapsortExit.someFailed }
+  }
+
+  /// `--records`: each record's rows extracted again, or their merchant evidence.
+  private func rerun(_ extraction: ReceiptTextExtraction) throws {
+    for path in paths {
+      let records: [(file: String, rows: [ReceiptLine])]
+      do {
+        records = try ReceiptTextExtraction.recordRows(at: URL(fileURLWithPath: path))
+      } catch {
+        Terminal.error("cannot read records \(path): \(error)")
+        throw SnapsortExit.usage
+      }
+      for record in records {
+        if merchantCandidates {
+          try printEvidence(record.file, extraction.merchantEvidence(fromRows: record.rows))
+        } else {
+          let output = ReceiptTextExtraction.Output(
+            file: record.file, receipt: extraction.receipt(fromRows: record.rows))
+          print(try ReceiptTextExtraction.jsonLine(output))
+        }
+      }
+    }
+  }
+
+  /// One line of JSON: the file and the merchant model's evidence on it.
+  private func printEvidence(_ file: String, _ evidence: MerchantCandidates.Evidence) throws {
+    var object =
+      try JSONSerialization.jsonObject(with: JSONEncoder().encode(evidence)) as? [String: Any] ?? [:]
+    object["file"] = file
+    let data = try JSONSerialization.data(
+      withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    print(String(decoding: data, as: UTF8.self))
   }
 
   /// The catalog the receipt stage would match against: `--catalog`, else the bundled one.

@@ -31,6 +31,38 @@ final class ReceiptTextCommandTests: XCTestCase {
     XCTAssertTrue(text.contains("THANK YOU, PLEASE \"COME\" AGAIN"), "\(text)")
   }
 
+  /// A run's records extracted again from their rows (`--records`), and the merchant model's
+  /// evidence on them (`--merchant-candidates`), which names the rules' merchant.
+  func testRecordsRowsGiveTheReceiptAgainAndTheMerchantEvidence() throws {
+    let folder = try CLI.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let rows = [("HARBOUR LANE BAKERY SDN BHD", 40), ("12 JALAN MERDEKA", 30), ("TOTAL 9.00", 30)]
+      .enumerated().map { index, row in
+        "{\"box\":[100,\(index * 60),600,\(row.1)],\"confidence\":90,\"text\":\"\(row.0)\"}"
+      }
+    let record =
+      "{\"file\":\"a.jpg\",\"kind\":\"receipt\",\"receipt\":{\"text\":[\(rows.joined(separator: ","))]}}"
+    let records = folder.appendingPathComponent("records.jsonl")
+    try Data((record + "\n").utf8).write(to: records)
+
+    let rerun = try CLI.run(["receipt-text", "--records", records.path])
+    XCTAssertEqual(rerun.status, 0, rerun.stderr)
+    let receipt = try XCTUnwrap(
+      try object(rerun.stdout.split(separator: "\n")[0])["receipt"] as? [String: Any])
+    XCTAssertEqual(receipt["merchant"] as? String, "HARBOUR LANE BAKERY SDN BHD")
+    XCTAssertEqual(receipt["total"] as? String, "9.00")
+
+    let dump = try CLI.run(["receipt-text", "--records", records.path, "--merchant-candidates"])
+    XCTAssertEqual(dump.status, 0, dump.stderr)
+    let evidence = try object(dump.stdout.split(separator: "\n")[0])
+    XCTAssertEqual(evidence["file"] as? String, "a.jpg")
+    XCTAssertEqual(evidence["rules"] as? String, "HARBOUR LANE BAKERY SDN BHD")
+    XCTAssertEqual(evidence["rules_brand"] as? Bool, false)
+    let candidates = try XCTUnwrap(evidence["candidates"] as? [[String: Any]])
+    XCTAssertEqual(candidates.first?["value"] as? String, "HARBOUR LANE BAKERY SDN BHD")
+    XCTAssertEqual((candidates.first?["features"] as? [String: Double])?["legal"], 1)
+  }
+
   func testAFolderGivesATableOfEveryTextFile() throws {
     let result = try CLI.run(["receipt-text", fixtures.path])
     XCTAssertEqual(result.status, 0, result.stderr)

@@ -7,8 +7,20 @@ import SnapsortImaging
 public struct ReceiptExtractor: Sendable {
   /// Issuer names and aliases, folded, that a header may print (`ALDI`, `Lidl`, `REWE`).
   let brands: [(folded: String, name: String)]
+  /// The header's name candidates and the model that may prefer one to the rules' answer.
+  let merchantCandidates: MerchantCandidates
+  let merchantModel: MerchantModel?
 
-  public init(catalog: IssuerCatalog? = nil) {
+  /// The bundled merchant model; nil only in a broken build (a test loads it).
+  public static let bundledMerchantModel = try? MerchantModel.bundled()
+
+  /// - Parameter merchantModel: the model that may override the rules' merchant; nil keeps the
+  ///   rules' answer.
+  public init(
+    catalog: IssuerCatalog? = nil, merchantModel: MerchantModel? = ReceiptExtractor.bundledMerchantModel
+  ) {
+    merchantCandidates = MerchantCandidates(catalog: catalog)
+    self.merchantModel = merchantModel
     var brands: [(String, String)] = []
     for issuer in catalog?.issuers ?? [] {
       for name in [issuer.name] + issuer.aliases {
@@ -44,7 +56,7 @@ public struct ReceiptExtractor: Sendable {
     }
     var receipt = ReceiptRecord()
     var fields: [String: ReceiptField] = [:]
-    readHeader(lines, latestDate: latestDate, into: &receipt, fields: &fields)
+    readHeader(lines, rows: rows, latestDate: latestDate, into: &receipt, fields: &fields)
 
     let totals = Self.totals(lines)
     Self.record(totals, into: &receipt, fields: &fields)
@@ -91,14 +103,14 @@ public struct ReceiptExtractor: Sendable {
 
   /// Currency, merchant, and date and time: what the header names.
   func readHeader(
-    _ lines: [Line], latestDate: String?, into receipt: inout ReceiptRecord,
+    _ lines: [Line], rows: [ReceiptLine], latestDate: String?, into receipt: inout ReceiptRecord,
     fields: inout [String: ReceiptField]
   ) {
     let currency = Self.currency(lines)
     receipt.currency = currency?.value
     Self.set(&fields, "currency", currency?.value, currency?.confidence ?? 0, currency?.line)
 
-    if let merchant = merchant(lines) {
+    if let merchant = merchant(lines, rows: rows) {
       receipt.merchant = merchant.value
       Self.set(&fields, "merchant", merchant.value, merchant.confidence, merchant.line)
     }
@@ -174,10 +186,38 @@ public struct ReceiptExtractor: Sendable {
     var line: Int
   }
 
+  /// The rules' merchant (`ruleMerchant`), unless the merchant model prefers another of the
+  /// header's candidates by its margin; a catalog brand the rules read always stands.
+  func merchant(_ lines: [Line], rows: [ReceiptLine]) -> Found<String>? {
+    let rules = ruleMerchant(lines)
+    guard let merchantModel else { return rules }
+    let candidates = merchantCandidates.candidates(Self.candidateRows(rows))
+    let rulesNameBrand = rules.map { merchantCandidates.namesBrand($0.value) } ?? false
+    guard let chosen = merchantModel.override(candidates, rules: rules?.value, rulesNameBrand: rulesNameBrand)
+    else { return rules }
+    let confidence = chosen.probability * min(1, lines[chosen.candidate.line].confidence / 80)
+    return Found(value: chosen.candidate.value, confidence: confidence, line: chosen.candidate.line)
+  }
+
+  /// The rules' merchant and the header's candidates with their features, for the fitting
+  /// script (`bench/receipts/fit_merchant.py`).
+  public func merchantEvidence(_ rows: [ReceiptLine]) -> MerchantCandidates.Evidence {
+    let lines = rows.enumerated().map { Self.prepare(index: $0, text: $1.text, confidence: $1.confidence) }
+    let rules = ruleMerchant(lines)?.value
+    return MerchantCandidates.Evidence(
+      rules: rules, rulesBrand: rules.map(merchantCandidates.namesBrand) ?? false,
+      candidates: merchantCandidates.candidates(Self.candidateRows(rows)))
+  }
+
+  /// Rows as the merchant model reads them: as a record writes them.
+  static func candidateRows(_ rows: [ReceiptLine]) -> [MerchantCandidates.Row] {
+    rows.map { MerchantCandidates.Row(text: $0.text, box: $0.box, confidence: $0.confidence) }
+  }
+
   /// A brand from the catalog printed near the top, else the first header line that reads like
   /// a name (mostly letters, not an address, a phone number or a document title), preferring
   /// one with a company form (SDN BHD, LTD, GmbH…).
-  func merchant(_ lines: [Line]) -> Found<String>? {
+  func ruleMerchant(_ lines: [Line]) -> Found<String>? {
     // The header ends where the first priced item begins: a VAT table's heading below is no
     // name. A price in the first two rows is OCR noise, not an item.
     let firstPrice = lines.first(where: { $0.price != nil })?.index ?? lines.count

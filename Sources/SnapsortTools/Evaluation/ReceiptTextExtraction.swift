@@ -47,10 +47,54 @@ public struct ReceiptTextExtraction: Sendable {
 
   private let extractor: ReceiptExtractor
 
-  /// - Parameter catalog: the issuer names a header is matched against (the receipt stage's
-  ///   `catalog`); none matches no brand.
-  public init(catalog: IssuerCatalog?) {
-    extractor = ReceiptExtractor(catalog: catalog)
+  /// - Parameters:
+  ///   - catalog: the issuer names a header is matched against (the receipt stage's `catalog`);
+  ///     none matches no brand.
+  ///   - merchantRules: the extractor's rules alone name the merchant, without the bundled
+  ///     merchant model (the model's before and after).
+  public init(catalog: IssuerCatalog?, merchantRules: Bool = false) {
+    extractor =
+      merchantRules
+      ? ReceiptExtractor(catalog: catalog, merchantModel: nil) : ReceiptExtractor(catalog: catalog)
+  }
+
+  /// The merchant model's evidence on the rows `lines` rebuild: the rules' answer and the
+  /// header's candidates with their features.
+  public func merchantEvidence(from lines: [TesseractEngine.Item]) -> MerchantCandidates.Evidence {
+    extractor.merchantEvidence(ReceiptLine.rows(from: lines))
+  }
+
+  /// The receipt the stage would extract from a record's rows (`receipt.text`), each taken as
+  /// one printed row, as the stage read it.
+  public func receipt(fromRows rows: [ReceiptLine]) -> ReceiptRecord {
+    extractor.extract(rows)
+  }
+
+  /// The merchant model's evidence on a record's rows.
+  public func merchantEvidence(fromRows rows: [ReceiptLine]) -> MerchantCandidates.Evidence {
+    extractor.merchantEvidence(rows)
+  }
+
+  /// Each record of a run's `records.jsonl` that has receipt rows: its file and its rows, each
+  /// row one `ReceiptLine` of its text, box and confidence.
+  public static func recordRows(at url: URL) throws -> [(file: String, rows: [ReceiptLine])] {
+    let text = try String(contentsOf: url, encoding: .utf8)
+    return try text.split(separator: "\n").compactMap { line in
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      guard let file = object?["file"] as? String, let receipt = object?["receipt"] as? [String: Any],
+        let rows = receipt["text"] as? [[String: Any]]
+      else { return nil }
+      return (
+        file,
+        rows.map { row in
+          let box = (row["box"] as? [Double]) ?? [0, 0, 0, 0]
+          let item = TesseractEngine.Item(
+            text: row["text"] as? String ?? "", box: Box(x: box[0], y: box[1], width: box[2], height: box[3]),
+            confidence: row["confidence"] as? Double ?? 0)
+          return ReceiptLine(words: [item])
+        }
+      )
+    }
   }
 
   /// The receipt the stage would extract from OCR that read exactly `lines`.

@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+
+@testable import SnapsortNative
+@testable import SnapsortStages
+
+/// The merchant model over a header's candidates: when it overrides the rules, and the bundled
+/// file's agreement with the features this build computes.
+final class MerchantModelTests: XCTestCase {
+  /// A header whose rules' answer is its first name-like row, "GOLDEN DRAGON", over a taller
+  /// "BEST FOOD" above the address.
+  let header: [ReceiptLine] = [
+    ("GOLDEN DRAGON", 40.0), ("BEST FOOD", 120.0), ("12 JALAN MERDEKA", 40.0), ("TEL 03-1234567", 40.0),
+    ("RICE 5.00", 40.0),
+  ].enumerated().map { index, row in
+    ReceiptLine(words: [
+      TesseractEngine.Item(
+        text: row.0, box: Box(x: 100, y: Double(index) * 150, width: 400, height: row.1), confidence: 90)
+    ])
+  }
+
+  /// A model that prefers the tallest single row by far.
+  func tallestRowModel(margin: Double) -> MerchantModel {
+    MerchantModel(
+      version: 1, features: ["tallest", "joined"], mean: [0, 0], scale: [1, 1], weights: [5, -5],
+      margin: margin, training: [:])
+  }
+
+  func testRulesAloneTakeTheFirstNameLikeRow() {
+    let receipt = ReceiptExtractor(catalog: nil, merchantModel: nil).extract(header)
+    XCTAssertEqual(receipt.merchant, "GOLDEN DRAGON")
+  }
+
+  func testAModelFarSurerThanTheRulesOverridesThem() {
+    let receipt = ReceiptExtractor(catalog: nil, merchantModel: tallestRowModel(margin: 0.4)).extract(header)
+    XCTAssertEqual(receipt.merchant, "BEST FOOD")
+    XCTAssertEqual(receipt.fields?["merchant"]?.line, 1)
+  }
+
+  func testAModelNotSurerByTheMarginLeavesTheRules() {
+    let receipt = ReceiptExtractor(catalog: nil, merchantModel: tallestRowModel(margin: 0.99)).extract(header)
+    XCTAssertEqual(receipt.merchant, "GOLDEN DRAGON")
+  }
+
+  func testTheRulesCandidateIsNeverOverriddenByItself() {
+    let model = MerchantModel(
+      version: 1, features: ["first_row", "joined"], mean: [0, 0], scale: [1, 1], weights: [5, -5], margin: 0,
+      training: [:])
+    XCTAssertEqual(
+      ReceiptExtractor(catalog: nil, merchantModel: model).extract(header).merchant, "GOLDEN DRAGON")
+  }
+
+  func testCandidatesAreTheHeaderRowsAndPairsWithEveryFeature() {
+    let candidates = MerchantCandidates(catalog: nil).candidates(ReceiptExtractor.candidateRows(header))
+    XCTAssertEqual(
+      candidates.map(\.value),
+      [
+        "GOLDEN DRAGON", "GOLDEN DRAGON BEST FOOD", "BEST FOOD", "BEST FOOD 12 JALAN MERDEKA",
+        "12 JALAN MERDEKA",
+        "12 JALAN MERDEKA TEL 03-1234567", "TEL 03-1234567", "TEL 03-1234567 RICE 5.00",
+      ])
+    for candidate in candidates {
+      XCTAssertEqual(candidate.features.keys.sorted(), MerchantCandidates.featureNames)
+    }
+    XCTAssertEqual(candidates[2].features["tallest"], 1)
+    XCTAssertEqual(candidates[2].features["above_address"], 1)
+    XCTAssertEqual(candidates[4].features["address"], 1)
+  }
+
+  func testACatalogBrandTheRulesReadStands() throws {
+    let catalog = try IssuerCatalog.bundled()
+    let rows = ["ALDI Nord", "Tallest Slogan Here", "12 Jalan Merdeka"].enumerated().map { index, text in
+      ReceiptLine(words: [
+        TesseractEngine.Item(
+          text: text, box: Box(x: 100, y: Double(index) * 150, width: 400, height: index == 1 ? 120 : 40),
+          confidence: 90)
+      ])
+    }
+    let candidates = MerchantCandidates(catalog: catalog)
+    XCTAssertTrue(candidates.namesBrand("ALDI Nord"))
+    XCTAssertEqual(candidates.candidates(ReceiptExtractor.candidateRows(rows)).first?.features["brand"], 1)
+    let receipt = ReceiptExtractor(catalog: catalog, merchantModel: tallestRowModel(margin: 0)).extract(rows)
+    XCTAssertEqual(receipt.merchant, "ALDI Nord")
+  }
+
+  func testNoNameFromTheModelWhereTheRulesFoundNone() {
+    let unnamed = Array(header.dropFirst(2))
+    let model = MerchantModel(
+      version: 1, features: ["address"], mean: [0], scale: [1], weights: [5], margin: 0, training: [:])
+    XCTAssertNil(ReceiptExtractor(catalog: nil, merchantModel: model).extract(unnamed).merchant)
+  }
+
+  func testTheBundledModelLoadsAndNamesOnlyFeaturesThisBuildComputes() throws {
+    let model = try MerchantModel.bundled()
+    XCTAssertEqual(model.features.sorted(), MerchantCandidates.featureNames)
+    XCTAssertEqual(
+      [model.mean.count, model.scale.count, model.weights.count],
+      Array(repeating: model.features.count, count: 3))
+    XCTAssertTrue(model.scale.allSatisfy { $0 > 0 })
+    XCTAssertNotNil(ReceiptExtractor.bundledMerchantModel)
+  }
+}

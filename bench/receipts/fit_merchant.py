@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""Fits the receipt stage's merchant model (Sources/SnapsortStages/Resources/merchant-model.json):
+a conditional logit over the header's name candidates that overrides the extractor's rules where
+its pick is more probable than the rules' candidate by more than a margin (issue #23 item 4).
+
+    fit_merchant.py --ocr EVIDENCE.jsonl [MORE ...] --true EVIDENCE.jsonl [MORE ...]
+                    [--replace] [--data ../shared/data/receipts] [--model OUT.json]
+
+The candidates and their features are the product's own, as snapsort dumps them (so fit and
+product cannot drift):
+--ocr: `snapsort receipt-text --records RECORDS.jsonl --merchant-candidates --merchant-rules`
+over a run's records of the real receipts (receipts preset): each record's OCR rows.
+--true: `snapsort receipt-text DIR --merchant-candidates --merchant-rules` over the dataset's
+own lines (`sroie_dev`, every row confidence 100).
+Each line: file, the rules' merchant (`rules`), whether it names a catalog brand (`rules_brand`;
+the model never overrides one), and the candidates (`value`, `line`, `features`).
+
+A conditional logit (softmax over a reading's candidates, L2) is fitted on folds 0-3 of
+folds.json (OCR readings and true lines together; a candidate counts as the answer to fit on when
+it matches with difflib ratio >= 0.9, stricter than score.py's 0.8, so a name with a date joined
+on is not taught as right). The model's pick replaces the rules' answer when its probability
+exceeds the rules' candidate's by more than a margin; the L2 strength and the margin are chosen
+together by leave-one-fold-out inside 0-3 (`--replace`: no margin, the model replaces the rules).
+
+Printed: merchant right, rules -> model, for leave-one-fold-out on 0-3, fold 4 (held out, model
+fitted on 0-3), the German 14 (test, same model), and pooled 5-fold CV, on OCR readings and on
+true lines; then the held-out OCR readings whose answer the model changed. `--model OUT.json`
+writes the model fitted on folds 0-3 (weights, standardisation, margin, what it was fitted on).
+"""
+import difflib
+import json
+import os
+import re
+import sys
+
+import numpy as np
+from scipy.optimize import minimize
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from score import fold as score_fold, merchant_ok  # noqa: E402
+
+
+
+def fold(text):
+    """As MerchantCandidates.fold: small letters, digits and German letters, padded with spaces."""
+    text = re.sub(r"[^0-9a-zäöüß ]", " ", text.lower())
+    return " " + " ".join(text.split()) + " "
+
+
+def squeezed(text):
+    return fold(text).replace(" ", "")
+
+
+def stem(file):
+    base = os.path.basename(file)
+    for suffix in (".lines.csv", ".jpg", ".png", ".txt"):
+        if base.endswith(suffix):
+            return base[: -len(suffix)]
+    return os.path.splitext(base)[0]
+
+
+def readings(paths):
+    """The dumped evidence by stem (the last of a file given twice)."""
+    out = {}
+    for path in paths:
+        for line in open(path, encoding="utf-8"):
+            if line.strip():
+                evidence = json.loads(line)
+                out[stem(evidence["file"])] = evidence
+    return out
+
+
+def close(expected, predicted):
+    """A stricter match to fit on than score.py's (ratio 0.8 lets a name with a date joined on
+    count as right): ratio >= 0.9, or the one-word rule."""
+    e, p = score_fold(expected).replace(" ", ""), score_fold(predicted).replace(" ", "")
+    return difflib.SequenceMatcher(None, e, p).ratio() >= 0.9 or " " not in score_fold(expected).strip()
+
+
+def build(reads, truth):
+    data = []
+    for s, r in sorted(reads.items()):
+        if s not in truth:
+            continue
+        names = [c["value"] for c in r["candidates"]]
+        labels = [merchant_ok(truth[s]["merchant"], v) for v in names]
+        rules = r.get("rules")
+        data.append({"stem": s, "values": names, "x": [c["features"] for c in r["candidates"]], "y": labels,
+                     "fit_y": [ok and close(truth[s]["merchant"], v) for ok, v in zip(labels, names)],
+                     "rules": rules, "rules_ok": merchant_ok(truth[s]["merchant"], rules),
+                     "rules_brand": r["rules_brand"],
+                     "rules_at": next((k for k, v in enumerate(names) if rules and squeezed(v) == squeezed(rules)),
+                                      None)})
+    return data
+
+
+def matrix(data, names):
+    return [np.array([[c[n] for n in names] for c in d["x"]]) if d["x"] else np.zeros((0, len(names)))
+            for d in data]
+
+
+def fit(data, names, l2):
+    xs = matrix(data, names)
+    usable = [(x, np.array(d["fit_y"], float)) for x, d in zip(xs, data) if any(d["fit_y"])]
+    stack = np.vstack([x for x, _ in usable])
+    mean, scale = stack.mean(0), stack.std(0)
+    scale[scale == 0] = 1
+    zs = [((x - mean) / scale, y / y.sum()) for x, y in usable]
+
+    def loss(w):
+        total, grad = l2 * w @ w, 2 * l2 * w
+        for z, y in zs:
+            s = z @ w
+            s -= s.max()
+            p = np.exp(s)
+            p /= p.sum()
+            total -= y @ np.log(p + 1e-12)
+            grad -= z.T @ (y - p)
+        return total / len(zs), grad / len(zs)
+
+    w = minimize(loss, np.zeros(len(names)), jac=True, method="L-BFGS-B").x
+    return mean, scale, w
+
+
+def right(data, names, model, margin=None):
+    """Receipts whose merchant is right when the model's choice replaces the rules' answer; with
+    `margin`, only where its probability exceeds the rules' candidate's by more than that."""
+    return sum(bool(d["y"][c[0]]) if c else d["rules_ok"] for d, c in zip(data, choices(data, names, model, margin)))
+
+
+def choices(data, names, model, margin):
+    """Per reading: the candidate the model takes instead of the rules' answer and its probability,
+    or None where the rules' answer stands."""
+    mean, scale, w = model
+    # Where the rules found no name the stage reads the logo for a brand: the model gives none.
+    for x, d in zip(matrix(data, names), data):
+        if d["rules_brand"] or not d["rules"] or not len(d["y"]):
+            yield None
+            continue
+        s = ((x - mean) / scale) @ w
+        p = np.exp(s - s.max())
+        p /= p.sum()
+        k, at = int(np.argmax(p)), d["rules_at"]
+        yield (k, p[k]) if k != at and (margin is None or p[k] - (p[at] if at is not None else 0) > margin) else None
+
+
+def changed(data, names, model, margin, truth):
+    """Prints the readings whose answer the model changes: the rules' and the model's, right or not."""
+    for d, choice in zip(data, choices(data, names, model, margin)):
+        if choice:
+            (k, p), rules = choice, d["rules"]
+            print(f"- {d['stem']}: label {truth[d['stem']]['merchant']!r}; rules {rules!r} "
+                  f"({'right' if d['rules_ok'] else 'wrong'}) -> model {d['values'][k]!r} "
+                  f"({'right' if d['y'][k] else 'wrong'}, p {p:.2f})")
+
+
+def options(args):
+    """The command line: input files by kind, and the flags."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    opts = {"ocr": [], "true": [], "model": None,
+            "data": os.path.join(os.path.dirname(os.path.dirname(here)), "..", "shared", "data", "receipts"),
+            "folds": os.path.join(here, "folds.json"), "flags": set()}
+    mode, i = None, 0
+    while i < len(args):
+        a = args[i]
+        if a in ("--ocr", "--true"):
+            mode = a[2:]
+        elif a in ("--data", "--model"):
+            opts[a[2:]], i = args[i + 1], i + 1
+        elif a == "--replace":
+            opts["flags"].add(a)
+        elif mode:
+            opts[mode].append(a)
+        i += 1
+    return opts
+
+
+class Runs:
+    """The readings of both kinds with their folds, and the models fitted on sets of folds."""
+
+    def __init__(self, opts):
+        split = json.load(open(opts["folds"], encoding="utf-8"))
+        self.seed = split["seed"]
+        self.fold_of = {s: v["fold"] for s, v in split["sroie"].items()} | {s: "test" for s in split["test"]}
+        folder = {s: v["folder"] for s, v in list(split["sroie"].items()) + list(split["test"].items())}
+        self.truth = {s: json.load(open(os.path.join(opts["data"], folder[s], s + ".json"), encoding="utf-8"))
+                      for s in folder}
+        self.sets = {kind: build(readings(opts[kind]), self.truth) for kind in ("ocr", "true")}
+        self.names = sorted({n for d in self.sets["ocr"] + self.sets["true"] for c in d["x"] for n in c})
+        self.models = {}
+
+    def part(self, kind, folds):
+        return [d for d in self.sets[kind] if self.fold_of[d["stem"]] in folds]
+
+    def model(self, l2, folds):
+        key = (l2, tuple(folds))
+        if key not in self.models:
+            self.models[key] = fit(self.part("ocr", folds) + self.part("true", folds), self.names, l2)
+        return self.models[key]
+
+    def scored(self, kind, folds, pool, l2, margin):
+        """Right answers on `folds`, each scored by a model fitted on the rest of `pool`."""
+        return sum(right(self.part(kind, [f]), self.names, self.model(l2, [g for g in pool if g != f]), margin)
+                   for f in folds)
+
+
+def report(runs, best, margin):
+    """The table of rules -> model per set, the weights, and the held-out answers changed."""
+    train = [0, 1, 2, 3]
+    print("| set | readings | answer among candidates | rules right | model right |")
+    print("|---|---|---|---|---|")
+
+    def row(label, data, model_right):
+        print(f"| {label} | {len(data)} | {sum(any(d['y']) for d in data)} | "
+              f"{sum(d['rules_ok'] for d in data)} | {model_right} |")
+
+    for kind in ("ocr", "true"):
+        row(f"{kind}: folds 0-3, leave-one-fold-out", runs.part(kind, train),
+            runs.scored(kind, train, train, best, margin))
+        row(f"{kind}: **fold 4 (held out)**", runs.part(kind, [4]), runs.scored(kind, [4], range(5), best, margin))
+        if kind == "ocr":
+            row("ocr: **German 14 (test)**", runs.part(kind, ["test"]),
+                right(runs.part(kind, ["test"]), runs.names, runs.model(best, train), margin))
+        row(f"{kind}: pooled 5-fold CV", runs.part(kind, range(5)),
+            runs.scored(kind, range(5), range(5), best, margin))
+    mean, scale, w = runs.model(best, train)
+    print("\nweights (standardised), fitted on folds 0-3: "
+          + ", ".join(f"{n} {v:+.2f}" for n, v in sorted(zip(runs.names, w), key=lambda t: -abs(t[1]))))
+    print("\nheld-out OCR readings whose answer the model changed (fold 4, German 14):")
+    changed(runs.part("ocr", [4, "test"]), runs.names, runs.model(best, train), margin, runs.truth)
+
+
+def write_model(path, runs, best, margin, cv):
+    """The model fitted on folds 0-3 as Sources/SnapsortStages/Resources/merchant-model.json
+    holds it; no margin (the model replaces the rules) is written as -1."""
+    mean, scale, w = runs.model(best, [0, 1, 2, 3])
+    train = [d for kind in ("ocr", "true") for d in runs.part(kind, [0, 1, 2, 3])]
+    model = {
+        "version": 1, "features": runs.names, "mean": [round(v, 6) for v in mean],
+        "scale": [round(v, 6) for v in scale], "weights": [round(v, 6) for v in w],
+        "margin": -1.0 if margin is None else margin,
+        "training": {
+            "script": "bench/receipts/fit_merchant.py",
+            "data": f"folds 0-3 of bench/receipts/folds.json (seed {runs.seed}): {len(train)} readings, "
+                    "OCR rows of a receipts-preset run and the dataset's true lines, dumped by "
+                    "snapsort receipt-text --merchant-candidates --merchant-rules",
+            "choice": f"L2 {best:g} and margin {margin} by leave-one-fold-out inside folds 0-3 "
+                      f"({cv} right, OCR and true lines)",
+        },
+    }
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(model, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    print(f"\nmodel written to {path}")
+
+
+def main():
+    opts = options(sys.argv[1:])
+    runs = Runs(opts)
+    train = [0, 1, 2, 3]
+    grid = [0.1, 1.0, 10.0, 30.0, 100.0]
+    margins = [None] if "--replace" in opts["flags"] else [None, 0.0, 0.2, 0.4, 0.6, 0.8]
+    cv = {(l2, m): sum(runs.scored(k, train, train, l2, m) for k in ("ocr", "true")) for l2 in grid for m in margins}
+    best, margin = max(cv, key=lambda t: (cv[t], t[0], -1 if t[1] is None else t[1]))
+    print(f"features: {len(runs.names)}; L2 and margin by leave-one-fold-out on folds 0-3 (OCR + true right): "
+          + ", ".join(f"{l2:g}/{m}: {v}" for (l2, m), v in cv.items()) + f" -> {best:g}, margin {margin}")
+    report(runs, best, margin)
+    if opts["model"]:
+        write_model(opts["model"], runs, best, margin, cv[(best, margin)])
+
+
+if __name__ == "__main__":
+    main()
