@@ -13,11 +13,17 @@ public protocol StandardisedLogistic {
 extension StandardisedLogistic {
   /// The probability for the features `value` gives by name (a missing one counts as 0).
   func logistic(_ value: (String) -> Double?) -> Double {
+    1 / (1 + exp(-score(value)))
+  }
+
+  /// The bias plus the weighted standardised features `value` gives by name (a missing one
+  /// counts as 0): the logistic's argument, or a conditional logit's score.
+  func score(_ value: (String) -> Double?) -> Double {
     var z = bias
     for (index, name) in features.enumerated() {
       z += weights[index] * ((value(name) ?? 0) - mean[index]) / scale[index]
     }
-    return 1 / (1 + exp(-z))
+    return z
   }
 
   /// Throws unless every feature has a mean, a positive scale and a weight, and this build

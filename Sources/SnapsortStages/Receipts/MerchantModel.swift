@@ -5,7 +5,7 @@ import Foundation
 /// `training`). It overrides the extractor's rules only where its pick is more probable than the
 /// rules' own candidate by more than `margin`: on the training folds, replacing the rules
 /// outright lost more names than it fixed.
-public struct MerchantModel: Codable, Sendable, Equatable, VersionedDataFile {
+public struct MerchantModel: Codable, Sendable, Equatable, VersionedDataFile, StandardisedLogistic {
   public static let fileDescription = "the merchant model"
   public static let currentVersion = 1
   public static let bundledFileName = "merchant-model.json"
@@ -17,6 +17,8 @@ public struct MerchantModel: Codable, Sendable, Equatable, VersionedDataFile {
   public var scale: [Double]
   public var weights: [Double]
   public var margin: Double
+  /// None: a bias is the same for every candidate and cancels in the softmax.
+  public var bias: Double { 0 }
   /// What the model was fitted and measured on, for people.
   public var training: [String: String]
 
@@ -30,11 +32,7 @@ public struct MerchantModel: Codable, Sendable, Equatable, VersionedDataFile {
 
   /// Each candidate's probability, in the candidates' order.
   func probabilities(_ candidates: [MerchantCandidates.Candidate]) -> [Double] {
-    let scores = candidates.map { candidate in
-      features.indices.reduce(0.0) { sum, index in
-        sum + weights[index] * ((candidate.features[features[index]] ?? 0) - mean[index]) / scale[index]
-      }
-    }
+    let scores = candidates.map { candidate in score { candidate.features[$0] } }
     let top = scores.max() ?? 0
     let exponentials = scores.map { exp($0 - top) }
     let total = exponentials.reduce(0, +)
