@@ -42,7 +42,7 @@ extension Rewarp {
     for correction in corrections {
       let input = InputScanner.Input(relativePath: correction.file, url: sources[correction.file]!)
       rewarped[correction.file] = reanalysis.pipeline.record(
-        for: input, seeds: seeds(correction.quad, classification: old[correction.file]?.classification))
+        for: input, seeds: seeds(correction.quad, replacing: old[correction.file]))
     }
     return try replace(
       corrections, in: old, with: rewarped, from: reanalysis.staging, outputDirectory: outputDirectory)
@@ -105,12 +105,14 @@ extension Rewarp {
   }
 
   /// What a corrected photo starts with: the person's corners (their order is the card's, so warp
-  /// keeps it), final, and the kind card with the run's classification, so that detection and
+  /// keeps it), final, outlining what the run found (a pass stays a pass, cropped in its own
+  /// shape), and the kind card with the run's classification, so that detection and
   /// classification are not run again.
-  private static func seeds(_ quad: [Point], classification: Classification?) -> [any Artifact] {
+  static func seeds(_ quad: [Point], replacing old: Record?) -> [any Artifact] {
     [
-      KindDecision(classification: classification, kind: .card),
-      CardGeometry(quad: quad, confidence: 1, reason: nil, cornersAreFinal: true),
+      KindDecision(classification: old?.classification, kind: .card),
+      CardGeometry(
+        quad: quad, confidence: 1, reason: nil, cornersAreFinal: true, shape: old?.card?.shape ?? .card),
     ]
   }
 

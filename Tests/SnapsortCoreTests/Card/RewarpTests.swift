@@ -145,4 +145,22 @@ final class RewarpTests: XCTestCase {
     XCTAssertNotNil(Rewarp.refusal(of: new, replacing: old))
     XCTAssertNotNil(Rewarp.refusal(of: nil, replacing: old))
   }
+
+  /// Corners moved on a wallet pass outline the pass again: the warp crops it in its own shape.
+  func testCornersMovedOnAPassKeepItAPass() throws {
+    let quad = [Point(10, 10), Point(110, 10), Point(110, 160), Point(10, 160)]
+    var pass = Record(file: "pass.png", sha256: "abc")
+    pass.kind = .card
+    pass.card = CardRecord()
+    pass.card?.shape = .pass
+    func shape(replacing old: Record?) throws -> CardShape {
+      let geometry = Rewarp.seeds(quad, replacing: old).compactMap { $0 as? CardGeometry }
+      return try XCTUnwrap(geometry.first).shape
+    }
+    XCTAssertEqual(try shape(replacing: pass), .pass)
+    var card = pass
+    card.card?.shape = nil
+    XCTAssertEqual(try shape(replacing: card), .card)
+    XCTAssertEqual(try shape(replacing: nil), .card)
+  }
 }
