@@ -146,6 +146,11 @@ public struct Quad: Sendable, Equatable, Codable {
     return Array(sorted[start...] + sorted[..<start])
   }
 
+  /// The mean of the four corners.
+  public static func centre(_ q: [Point]) -> Point {
+    Point(q.map(\.x).reduce(0, +) / 4, q.map(\.y).reduce(0, +) / 4)
+  }
+
   public static func distance(_ a: Point, _ b: Point) -> Double {
     ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
   }

@@ -1,4 +1,5 @@
 import Foundation
+import SnapsortImaging
 import SnapsortNative
 
 /// Smoothed image with its Sobel gradient.
@@ -347,7 +348,7 @@ final class GradientField {
 
   /// Mean difference (the largest over the channels) just inside and just outside the border, 0…1.
   func borderContrast(_ quad: [Point]) -> Double {
-    let cx = quad.map(\.x).reduce(0, +) / 4, cy = quad.map(\.y).reduce(0, +) / 4
+    let centre = Quad.centre(quad), cx = centre.x, cy = centre.y
     let count = width * height
     var total = 0.0
     var samples = 0

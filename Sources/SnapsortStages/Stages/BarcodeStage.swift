@@ -193,7 +193,7 @@ public final class BarcodeStage: Stage {
     var found = findings.sorted
     let centre: Point
     if let card = item.artifacts[CardCrop.self], card.quad.count == 4 {
-      centre = Point(card.quad.map(\.x).reduce(0, +) / 4, card.quad.map(\.y).reduce(0, +) / 4)
+      centre = Quad.centre(card.quad)
     } else {
       let scale = pixels.analysisScale
       centre = Point(Double(pixels.analysis.width) * scale / 2, Double(pixels.analysis.height) * scale / 2)

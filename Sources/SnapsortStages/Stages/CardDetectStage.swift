@@ -105,8 +105,7 @@ public final class CardDetectStage: Stage {
     let scale = pixels.analysisScale
     let quad = found.quad.map { Point($0.x * scale, $0.y * scale) }
     if let card, Self.isCardShaped(card) {
-      let centre = Point(card.map(\.x).reduce(0, +) / 4, card.map(\.y).reduce(0, +) / 4)
-      guard Quad.contains(quad, centre) else { return nil }
+      guard Quad.contains(quad, Quad.centre(card)) else { return nil }
     }
     return (quad, found.confidence)
   }
