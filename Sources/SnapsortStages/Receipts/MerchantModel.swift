@@ -24,10 +24,7 @@ public struct MerchantModel: Codable, Sendable, Equatable, VersionedDataFile, St
 
   /// The model bundled with this build.
   public static func bundled() throws -> MerchantModel {
-    guard
-      let url = Bundle.module.url(forResource: bundledFileName, withExtension: nil, subdirectory: "Resources")
-    else { throw DataFileError(.unreadable, "\(fileDescription) is not bundled") }
-    return try read(from: url)
+    try read(from: StageContext().resolve(bundledFileName))
   }
 
   /// Each candidate's probability, in the candidates' order.
