@@ -746,10 +746,10 @@ public struct ReceiptExtractor: Sendable {
   /// Adds the cash given, the card payment or the change returned that `line` prints.
   static func readPayment(_ lines: [Line], _ line: Line, into payments: inout Payments) {
     let folded = line.folded
-    let returned = ReceiptKeywords.containsAny(folded, Self.changeWords)
+    let returned = ReceiptKeywords.containsAny(folded, ReceiptKeywords.change)
     // "EC-Cash", "elec.-cash": a German card payment.
     let electronic = ReceiptKeywords.containsAny(folded, ["ec cash", "elec cash", "electronic cash"])
-    if ReceiptKeywords.containsAny(folded, Self.cashWords), !returned, !electronic,
+    if ReceiptKeywords.containsAny(folded, ReceiptKeywords.cash), !returned, !electronic,
       let money = line.price ?? spacedMoney(line.text) ?? amountBefore(lines, line.index)
     {
       payments.cash = payments.cash ?? money
@@ -823,15 +823,6 @@ public struct ReceiptExtractor: Sendable {
     let confidence = (best.weight >= 3 ? 0.85 : 0.75) * min(1, lines[best.line].confidence / 80 + 0.2)
     return Found(value: best.money, confidence: confidence * (best.weight == 0 ? 0.7 : 1), line: best.line)
   }
-
-  static let cashWords = [
-    "cash", "bargeld", "bar", "gotowka", "especes", "efectivo", "contanti", "tendered", "gegeben",
-  ]
-  static let changeWords = [
-    "change", "zuruck", "ruckgeld", "reszta", "rendu", "cambio", "resto",
-    "wisselgeld",
-    "kembali",
-  ]
 
   /// The one amount of the previous row when it has no label of its own: a payment's amount
   /// printed above its word (": 38.00" over "CASH").
