@@ -113,11 +113,21 @@ public enum ReceiptDate {
   private static let timePattern = TextPattern(
     #"(?<![\d.,:])([01]?\d|2[0-3])\s?[:.]\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?!\d|[.,]\d\d)"#)
 
+  /// How a receipt prints the numeric dates whose parts read either way round.
+  public enum Order: Sendable {
+    /// `27.01.23`, `27/01/2023`: most of the world.
+    case dayFirst
+    /// `01/27/2023`, `01-27-23`: the United States.
+    case monthFirst
+    /// `23-01-27`: the short form of ISO 8601 that Swedish receipts print.
+    case yearFirst
+  }
+
   /// Every plausible date in `text`, left to right.
   ///
-  /// - Parameter monthFirst: read an ambiguous `NN/NN/YYYY` as month first (US receipts).
-  public static func dates(in text: String, monthFirst: Bool = false) -> [Found] {
-    var dates = Collector(text: text, monthFirst: monthFirst)
+  /// - Parameter order: how to read a date whose parts could be read either way round.
+  public static func dates(in text: String, order: Order = .dayFirst) -> [Found] {
+    var dates = Collector(text: text, order: order)
     for match in isoPattern.matches(in: text) {
       dates.add(
         Int(match[1]!)!, Int(match[2]!)!, Int(match[3]!)!, ambiguous: false, at: match.range.lowerBound)
@@ -133,29 +143,33 @@ public enum ReceiptDate {
     dates.addNumeric(outside: amounts)
     if dates.found.isEmpty { dates.addMended(outside: amounts) }
     dates.addNamed()
-    return dates.found.sorted { $0.0 < $1.0 }.map(\.1)
+    // Readings of one date in the order they were added: the likelier first.
+    return dates.found.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }
+      .map(\.element.1)
   }
 
   /// The dates read from one text so far, each with its offset in the text, for sorting.
   private struct Collector {
     let text: String
-    let monthFirst: Bool
+    let order: Order
     var found: [(Int, Found)] = []
 
+    @discardableResult
     mutating func add(
       _ year: Int, _ month: Int, _ day: Int, ambiguous: Bool, repaired: Bool = false, compact: Bool = false,
       at index: String.Index
-    ) {
+    ) -> Bool {
       // A day the month does not have ("31/2 - 12", a code) is no date.
       guard (1990...2099).contains(year), (1...12).contains(month),
         (1...ReceiptDate.days(inMonth: month, year: year)).contains(day)
-      else { return }
+      else { return false }
       let iso = String(format: "%04d-%02d-%02d", year, month, day)
       found.append(
         (
           text.distance(from: text.startIndex, to: index),
           Found(iso: iso, ambiguous: ambiguous, repaired: repaired, compact: compact)
         ))
+      return true
     }
 
     /// Two numbers that are a day and a month in one order or the other.
@@ -166,7 +180,7 @@ public enum ReceiptDate {
         add(y, b, a, ambiguous: false, repaired: repaired, at: index)
       } else if b > 12 {
         add(y, a, b, ambiguous: false, repaired: repaired, at: index)
-      } else if monthFirst && separator == "/" {
+      } else if order == .monthFirst && (separator == "/" || separator == "-") {
         add(y, a, b, ambiguous: true, repaired: repaired, at: index)
       } else {
         add(y, b, a, ambiguous: a != b, repaired: repaired, at: index)
@@ -190,6 +204,11 @@ public enum ReceiptDate {
           // An "amount" that the date's year follows ("08. 03-17") is its day and month.
           if amounts.contains(where: { $0.overlaps(span) && $0.upperBound >= span.upperBound }) { continue }
           let a = Int(match[1]!)!, b = Int(match[3]!)!
+          // `23-01-27` on a receipt that writes dates year first, and then read the usual way,
+          // for a reading after the photo was taken to fall back on.
+          if order == .yearFirst, match[2] == "-", match[4]!.count == 2 {
+            add(2000 + a, b, Int(match[4]!)!, ambiguous: true, at: match.range.lowerBound)
+          }
           addDayAndMonth(
             a, b, year: year(match[4]!), separator: match[2], repaired: false, at: match.range.lowerBound)
         }

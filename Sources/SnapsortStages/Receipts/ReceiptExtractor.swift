@@ -114,8 +114,9 @@ public struct ReceiptExtractor: Sendable {
       receipt.merchant = merchant.value
       Self.set(&fields, "merchant", merchant.value, merchant.confidence, merchant.line)
     }
-    let date = Self.date(lines, monthFirst: currency?.value == "USD", latest: latestDate)
-    if date == nil, latestDate != nil, let refused = Self.date(lines, monthFirst: currency?.value == "USD") {
+    let order = Self.dateOrder(lines, currency: currency?.value)
+    let date = Self.date(lines, order: order, latest: latestDate)
+    if date == nil, latestDate != nil, let refused = Self.date(lines, order: order) {
       receipt.dateRejected = "\(refused.value.iso) (line \(refused.line)): after the photo was taken"
     }
     if let date {
@@ -517,11 +518,13 @@ public struct ReceiptExtractor: Sendable {
   // MARK: - Date and currency
 
   /// The receipt's date: the best-placed date read on or before `latest` (ISO), if given.
-  static func date(_ lines: [Line], monthFirst: Bool, latest: String? = nil) -> Found<ReceiptDate.Found>? {
+  static func date(_ lines: [Line], order: ReceiptDate.Order, latest: String? = nil) -> Found<
+    ReceiptDate.Found
+  >? {
     var best: (score: Double, found: Found<ReceiptDate.Found>)?
     // A date printed more than once (issued, then paid: "27/06/18 09:49 - 27/06/18 10:08") is
     // surer than one OCR read once with a digit wrong ("27/06/16").
-    let dates = lines.map { ReceiptDate.dates(in: $0.text, monthFirst: monthFirst) }
+    let dates = lines.map { ReceiptDate.dates(in: $0.text, order: order) }
     var printed: [String: Int] = [:]
     for date in dates.joined() { printed[date.iso, default: 0] += 1 }
     for (line, found) in zip(lines, dates) {
@@ -545,6 +548,22 @@ public struct ReceiptExtractor: Sendable {
     }
     return best?.found
   }
+
+  /// How the receipt prints dates whose parts read either way round: year first where it is
+  /// written in Swedish, month first in the United States (dollar amounts, or an address ending
+  /// `City, ST 12345`), day first elsewhere.
+  static func dateOrder(_ lines: [Line], currency: String?) -> ReceiptDate.Order {
+    if ReceiptLanguage.detect(inFolded: lines.map(\.folded)) == .sv { return .yearFirst }
+    if currency == "USD" || lines.contains(where: { usAddress.firstMatch(in: $0.text) != nil }) {
+      return .monthFirst
+    }
+    return .dayFirst
+  }
+
+  /// A state's code and a ZIP code after a comma, as US addresses end.
+  static let usAddress = TextPattern(
+    #",\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s+\d{5}(?:-\d{4})?(?!\d)"#
+  )
 
   /// Every code, word and symbol that names a currency, lowercased: text beside a price that is
   /// never an item's name.

@@ -141,3 +141,28 @@ extension ReceiptVocabulary {
   static let malay = ReceiptVocabulary(
     notTotal: ["kembali"], payment: ["kembali"], change: ["kembali"])
 }
+
+extension ReceiptLanguage {
+  /// Each language's own phrases, folded: those no other language's vocabulary holds.
+  static let ownPhrases: [ReceiptLanguage: [String]] = {
+    let folded = Dictionary(
+      uniqueKeysWithValues: allCases.map {
+        ($0, Set(ReceiptVocabulary.of($0).phrases.map(ReceiptKeywords.fold)))
+      })
+    return folded.mapValues { own in
+      own.filter { phrase in folded.values.filter { $0.contains(phrase) }.count == 1 }.sorted()
+    }
+  }()
+
+  /// The language whose own phrases label the most of `foldedLines` (`ReceiptKeywords.fold`),
+  /// when they label at least two and more than any other language's do.
+  static func detect(inFolded foldedLines: [String]) -> ReceiptLanguage? {
+    let counts = allCases.map { language in
+      (language, foldedLines.filter { line in ownPhrases[language]!.contains { line.contains($0) } }.count)
+    }.sorted { $0.1 > $1.1 }
+    guard let first = counts.first, first.1 >= 2, counts.count < 2 || counts[1].1 < first.1 else {
+      return nil
+    }
+    return first.0
+  }
+}

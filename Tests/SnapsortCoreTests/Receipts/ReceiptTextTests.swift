@@ -24,13 +24,19 @@ final class ReceiptTextTests: XCTestCase {
   }
 
   func testNumericAndNamedDatesInTheTenLanguages() {
-    func iso(_ text: String, monthFirst: Bool = false) -> String? {
-      ReceiptDate.dates(in: text, monthFirst: monthFirst).first?.iso
+    func iso(_ text: String, order: ReceiptDate.Order = .dayFirst) -> String? {
+      ReceiptDate.dates(in: text, order: order).first?.iso
     }
     XCTAssertEqual(iso("18.11.2023 08:05"), "2023-11-18")
     XCTAssertEqual(iso("Date: 02/01/2018"), "2018-01-02")
     XCTAssertEqual(iso("03/14/2024 18:22"), "2024-03-14")
-    XCTAssertEqual(iso("09/01/2024", monthFirst: true), "2024-09-01")
+    XCTAssertEqual(iso("09/01/2024", order: .monthFirst), "2024-09-01")
+    XCTAssertEqual(iso("03-07-2019", order: .monthFirst), "2019-03-07")
+    XCTAssertEqual(iso("23-01-27 12:11", order: .yearFirst), "2023-01-27")
+    XCTAssertEqual(iso("23-01-27 12:11"), "2027-01-23")
+    // Year first, the usual order after it: the fallback for a reading after the photo was taken.
+    XCTAssertEqual(
+      ReceiptDate.dates(in: "27-01-23", order: .yearFirst).map(\.iso), ["2027-01-23", "2023-01-27"])
     XCTAssertEqual(iso("2024-05-02"), "2024-05-02")
     XCTAssertEqual(iso("17-03-18"), "2018-03-17")
     // A quantity and a price spaced like a date are not one.
@@ -53,6 +59,26 @@ final class ReceiptTextTests: XCTestCase {
     XCTAssertEqual(iso("Woda 1,5l 6 x 1,99"), nil)
     XCTAssertEqual(ReceiptDate.time(in: "03/14/2024 18:22"), "18:22")
     XCTAssertEqual(ReceiptDate.time(in: "Time: 09:29:00"), "09:29:00")
+  }
+
+  func testTheReceiptsLanguageAndCountryDecideHowItsDatesRead() {
+    func date(_ lines: [String], latest: String? = nil) -> String? {
+      ReceiptExtractor().extract(receiptRows(lines), latestDate: latest).date
+    }
+    let swedish = [
+      "HANDLARN", "23-12-06 20:56", "Kvitto nr 762843", "Bananer 33,16", "SUMMA kr 33,16", "Moms 12% 3,55",
+    ]
+    XCTAssertEqual(date(swedish), "2023-12-06")
+    // A year-first reading after the photo was taken gives way to the usual order.
+    XCTAssertEqual(date(swedish, latest: "2010-01-01"), "2006-12-23")
+    let american = [
+      "CORNER STORE", "36 Main Street", "Portland, OR 97205", "Date: 03-07-2019", "Milk 3.98", "TOTAL 3.98",
+    ]
+    XCTAssertEqual(date(american), "2019-03-07")
+    let malaysian = ["KEDAI MAJU", "47100 PUCHONG, SELANGOR", "03-07-2019", "TEH 3.00", "TOTAL RM 3.00"]
+    XCTAssertEqual(date(malaysian), "2019-07-03")
+    XCTAssertEqual(ReceiptLanguage.detect(inFolded: swedish.map(ReceiptKeywords.fold)), .sv)
+    XCTAssertNil(ReceiptLanguage.detect(inFolded: american.map(ReceiptKeywords.fold)))
   }
 
   func testQuantityLinesAndMultiplicationInIntegers() throws {
