@@ -159,15 +159,21 @@ public struct ReceiptExtractor: Sendable {
     return Rounding.hundredths(max(0, confidence))
   }
 
+  /// What OCR reads a vertical or horizontal rule, or the paper's edge, as.
+  static let ruleStrokes = CharacterSet(charactersIn: "|¦!_:;.,'`\"-—–~")
+
   static func prepare(index: Int, text: String, confidence: Double) -> Line {
     let amounts = Money.amounts(in: text)
     var price: Money?
     if let last = amounts.last {
       let tail = String(text.dropFirst(last.range.upperBound))
-      // After the price a receipt prints a tax class (A, B, 1, SR, ZR), a star or a currency.
+      // After the price a receipt prints a tax class (A, B, 1, SR, ZR), a star or a currency;
+      // OCR adds the paper's edge or a column rule as strokes (`7,64 |`, `8.70SR_`).
       let rest = tail.split(separator: " ").filter { token in
-        !(token.count <= 3
-          && token.allSatisfy { character in
+        let marks = token.trimmingCharacters(in: Self.ruleStrokes)
+        return
+          !(marks.count <= 3
+          && marks.allSatisfy { character in
             character.isLetter || character.isNumber || character == "*" || character == "#"
               || currencySymbols.contains { $0.0 == character }
           })

@@ -22,6 +22,17 @@ final class ReceiptItemsTests: XCTestCase {
     )
   }
 
+  /// OCR reads the paper's edge or a column rule after a price as a stroke (`|`, `_`): the price
+  /// still ends its row, as a tax class after it does.
+  func testAStrokeAfterThePriceLeavesItThePrice() {
+    XCTAssertEqual(
+      items(["SHOP", "Pollo entero 7,64 |", "Jus d'orange 3,26 _", "PAPER A4 8.70SR_", "TOTAL 19,60"]),
+      [
+        item("Pollo entero", "1", "7.64", "7.64"), item("Jus d'orange", "1", "3.26", "3.26"),
+        item("PAPER A4", "1", "8.70", "8.70"),
+      ])
+  }
+
   /// Rendered receipt train-11 #5 (discount_lines, es): a discount row under an item, printed
   /// `-1,30` or `1,90-`, is no item, and the items below it are still read.
   func testDiscountRowsAreNoItemsAndDoNotEndTheList() {
