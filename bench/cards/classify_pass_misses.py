@@ -20,7 +20,6 @@ step across the pixel edge, a column either side allowed):
 The dark or light theme is given with each cause. Use the per-image list on train renders only; on
 held-out sets report the counts alone.
 """
-import argparse
 import collections
 import glob
 import json
@@ -33,6 +32,7 @@ from PIL import Image
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "gen"))
 from score_cards import iou  # noqa: E402
+from classify_misses import arguments, cards_by_file  # noqa: E402
 
 MINIMUM_STEP = 6  # PassFinder.minimumStep
 MAXIMUM_GAP = 0.0073  # PassFinder.maximumGap, a share of the screen's height
@@ -79,16 +79,8 @@ def cause(t, image_path):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("gen")
-    ap.add_argument("records")
-    ap.add_argument("--list", action="store_true", help="print each miss with its cause (train renders only)")
-    args = ap.parse_args()
-    records = {}
-    with open(args.records, encoding="utf-8") as f:
-        for line in f:
-            r = json.loads(line)
-            records[os.path.basename(r.get("file") or r.get("path") or "")] = r.get("card") or {}
+    args = arguments()
+    records = cards_by_file(args.records)
     causes, n = collections.Counter(), 0
     for path in sorted(glob.glob(os.path.join(args.gen, "*.json"))):
         t = json.load(open(path, encoding="utf-8"))
