@@ -89,17 +89,28 @@ def photo_cause(t, found):
     return base + (" [" + ",".join(tags) + "]" if tags else "")
 
 
-def main():
+def cards_by_file(records):
+    """Each record's `card` object (empty when it has none), by the image's file name."""
+    cards = {}
+    with open(records, encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            cards[os.path.basename(r.get("file") or r.get("path") or "")] = r.get("card") or {}
+    return cards
+
+
+def arguments():
+    """GEN_DIR, OUT/records.jsonl and --list, the arguments of this script and classify_pass_misses.py."""
     ap = argparse.ArgumentParser()
     ap.add_argument("gen")
     ap.add_argument("records")
-    ap.add_argument("--list", action="store_true", help="print each miss with its cause")
-    args = ap.parse_args()
-    found = {}
-    with open(args.records, encoding="utf-8") as f:
-        for line in f:
-            r = json.loads(line)
-            found[os.path.basename(r.get("file") or r.get("path") or "")] = (r.get("card") or {}).get("quad")
+    ap.add_argument("--list", action="store_true", help="print each miss with its cause (train renders only)")
+    return ap.parse_args()
+
+
+def main():
+    args = arguments()
+    found = {name: card.get("quad") for name, card in cards_by_file(args.records).items()}
     causes, passes, n = collections.Counter(), collections.Counter(), 0
     for path in sorted(glob.glob(os.path.join(args.gen, "*.json"))):
         t = json.load(open(path, encoding="utf-8"))

@@ -741,6 +741,15 @@ def render_generic_pass(rng, sc, content, fams, top, bottom, effects, panel_code
     small = content["programme"] or words[1]
     sc.text((x0 + pad + 2 * lr + p(10), cy), small[:28], rng.choice([12, 14, 16]), colour=fg, anchor="lm")
     ty = cy + lr + p(rng.uniform(10, 24))
+    if rng.random() < 0.25:
+        # An image band across the pass under its logo row (as Apple's strip): its colour, drawn
+        # at random, may meet the screen in the screen's own colour at the pass's sides.
+        bh = int((x1 - x0) * rng.uniform(0.22, 0.33))
+        band = A.Canvas(int(x1 - x0), bh)
+        A.paint_background(band, rng, np.random.default_rng(rng.getrandbits(63)), A.random_colour(rng), base, rng.choice(["gradient", "pattern", "texture"]))
+        sc.img.paste(band.img, (int(x0), int(ty)))
+        ty += bh + p(rng.uniform(8, 16))
+        effects.append("pass_band")
     if rng.random() < 0.4:
         d.line((x0, ty - p(6), x1, ty - p(6)), fill=A.text_colour_for(base, rng), width=max(1, p(1)))
     th = p(rng.uniform(24, 40))
