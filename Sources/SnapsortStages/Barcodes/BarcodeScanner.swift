@@ -247,6 +247,8 @@ public final class BarcodeScanner {
   private let zbar: ZBarScanner
   private let zxing: ZXingReader
   private let quickZXing: ZXingReader
+  /// zbar scanners at other row steps than the strategy's, made when first asked for.
+  private var zbarByDensity: [Int: ZBarScanner] = [:]
 
   public init(strategy: Strategy) throws {
     self.strategy = strategy
@@ -270,6 +272,8 @@ public final class BarcodeScanner {
     var onlyWhenNothingConfirmed = false
     /// One of the first, cheap reads of the whole copy; the code gate is asked after them.
     var firstLook = false
+    /// How zbar reads the copy when `zbar` is set.
+    var zbarRead = PlainZBar.own
     /// The copy, and how its pixels map back to the scanned image's.
     /// A pass of the rescue: after the others, gated by code-like regions and the time budget.
     var rescue = false
@@ -291,6 +295,19 @@ public final class BarcodeScanner {
     init(_ gray: Bitmap) { self.gray = gray }
   }
 
+  /// How the plain copy's zbar read is made.
+  public enum PlainZBar: Sendable {
+    /// This scanner's zbar scans it.
+    case own
+    /// A zbar scanning every n-th row and column scans it.
+    case density(Int)
+    /// zbar scanned these pixels already (the warp stage's scan of the card crop): its symbols.
+    case done([ZBarScanner.Symbol])
+    /// No zbar scan of the whole copy: zbar reads only around zxing's linear codes, the second
+    /// opinion they need.
+    case aroundOnly
+  }
+
   /// Which of an image's passes a scan runs: the first looks (plain, inverted), the others, or
   /// all. The stage takes the first looks of the card crop and of the whole image before the
   /// crop's other passes: a wallet screenshot's code sits beside the card more often than it
@@ -307,9 +324,10 @@ public final class BarcodeScanner {
   ///   the other passes cost ten times those reads and rarely find anything).
   /// - Parameter gated: the strategy's code gate decides whether the passes after the first looks
   ///   run (a card crop, whose size makes its block counts comparable; not a whole image).
+  /// - Parameter plainZBar: how zbar reads the plain copy.
   public func scan(
     _ image: Bitmap, toImage: (Point) -> Point, into findings: inout Findings, thorough: Bool = true,
-    looks: Looks = .all, gated: Bool = false, keepGoing: () -> Bool = { true }
+    looks: Looks = .all, gated: Bool = false, plainZBar: PlainZBar = .own, keepGoing: () -> Bool = { true }
   ) {
     // A strip a few pixels high (a linear code cut to its scan line) is stretched to a height the
     // decoders can check over several rows: zxing wants two agreeing rows.
@@ -317,7 +335,15 @@ public final class BarcodeScanner {
     let useZBar = strategy.decoders.contains(.zbar)
     let reader = strategy.decoders.contains(.zxing) ? zxing : nil
     let cache = ScanCopies(gray)
-    var passes = firstLookPasses(gray, thorough: thorough, reader: reader, useZBar: useZBar)
+    // Symbols scanned already are in the given image's pixels, not a thickened copy's.
+    let plainRead: PlainZBar
+    if case .done = plainZBar, gray.width != image.width || gray.height != image.height {
+      plainRead = .own
+    } else {
+      plainRead = plainZBar
+    }
+    var passes = firstLookPasses(
+      gray, thorough: thorough, reader: reader, useZBar: useZBar, plainZBar: plainRead)
     if thorough {
       passes += resizedPasses(gray, reader: reader, useZBar: useZBar)
       passes += enhancedPasses(gray, cache: cache, reader: reader, useZBar: useZBar)
@@ -331,19 +357,33 @@ public final class BarcodeScanner {
       keepGoing: keepGoing)
   }
 
+  /// zbar's read of the whole of `image` and nothing else: the second opinion a code read once
+  /// needs when the first look made no whole-image zbar scan.
+  public func zbarLook(_ image: Bitmap, toImage: (Point) -> Point, into findings: inout Findings) {
+    guard strategy.decoders.contains(.zbar) else { return }
+    let pass = Pass(name: "zbar", zbar: true, zxing: nil, firstLook: true, prepare: { (image, { $0 }) })
+    run([pass], gray: image, gated: false, cache: ScanCopies(image), mapping: toImage, into: &findings) {
+      true
+    }
+  }
+
   /// The first looks: the plain read, the inverted one, and try-harder when the fast reads find
   /// nothing.
-  private func firstLookPasses(_ gray: Bitmap, thorough: Bool, reader: ZXingReader?, useZBar: Bool) -> [Pass]
-  {
+  private func firstLookPasses(
+    _ gray: Bitmap, thorough: Bool, reader: ZXingReader?, useZBar: Bool, plainZBar: PlainZBar
+  ) -> [Pass] {
     let identity: (Point) -> Point = { $0 }
     // A second look is the plain read with zxing without try-harder, and zbar only up to
     // analysis size: on a full-resolution photo zbar and try-harder each cost several times the
     // plain read (zbar still reads a motion-blurred EAN-13 in the analysis copy that zxing does
     // not).
     let firstReader = thorough ? reader : reader.map { _ in quickZXing }
-    let firstZBar = useZBar && (thorough || reader == nil || max(gray.width, gray.height) <= 2000)
+    var firstZBar = useZBar && (thorough || reader == nil || max(gray.width, gray.height) <= 2000)
+    if case .aroundOnly = plainZBar, reader != nil { firstZBar = false }
     var passes = [
-      Pass(name: "plain", zbar: firstZBar, zxing: firstReader, firstLook: true, prepare: { (gray, identity) })
+      Pass(
+        name: "plain", zbar: firstZBar, zxing: firstReader, firstLook: true, zbarRead: plainZBar,
+        prepare: { (gray, identity) })
     ]
     if strategy.inverted, let firstReader {
       // zbar tests inverted codes itself; zxing 1.4 needs the inverted pixels.
@@ -558,7 +598,7 @@ public final class BarcodeScanner {
         let decoding = Self.threadMilliseconds()
         switch decoder {
         case .zbar where pass.zbar:
-          for record in zbarRecords(image, mapping: mapping) { findings.add(record) }
+          for record in zbarRecords(image, read: pass.zbarRead, mapping: mapping) { findings.add(record) }
           cost.zbar += Self.threadMilliseconds() - decoding
         case .zxing:
           if let reader = pass.zxing {
@@ -606,6 +646,15 @@ public final class BarcodeScanner {
     }
   }
 
+  /// The zbar scanner stepping `density` rows and columns, inverted codes as the strategy says.
+  private func zbarScanner(density: Int) -> ZBarScanner? {
+    if density == strategy.zbarDensity { return zbar }
+    if let made = zbarByDensity[density] { return made }
+    let made = try? ZBarScanner(testInverted: strategy.inverted, scanDensity: density)
+    zbarByDensity[density] = made
+    return made
+  }
+
   private func variant(binarizer: ZXingReader.Binarizer) -> ZXingReader {
     var options = zxing.options
     options.binarizer = binarizer
@@ -614,8 +663,16 @@ public final class BarcodeScanner {
 
   // MARK: - Decoders
 
-  private func zbarRecords(_ gray: Bitmap, mapping: (Point) -> Point) -> [BarcodeRecord] {
-    zbar.scan(gray).compactMap { symbol in
+  private func zbarRecords(_ gray: Bitmap, read: PlainZBar = .own, mapping: (Point) -> Point)
+    -> [BarcodeRecord]
+  {
+    let symbols: [ZBarScanner.Symbol]
+    switch read {
+    case .done(let scanned): symbols = scanned
+    case .density(let density): symbols = zbarScanner(density: density)?.scan(gray) ?? zbar.scan(gray)
+    case .own, .aroundOnly: symbols = zbar.scan(gray)
+    }
+    return symbols.compactMap { symbol in
       let symbology = Symbology(zbarType: symbol.type)
       guard symbology != .unknown else { return nil }
       var record = BarcodeNormalizer.record(symbology: symbology, bytes: symbol.data)

@@ -101,12 +101,44 @@ public struct CardCrop: Artifact {
   /// stage to take as its coarse reading instead of reading the same page again; nil when none
   /// was made.
   public var reading: CropReading?
-  public init(image: Bitmap, quad: [Point], file: String?, quality: Int = 90, reading: CropReading? = nil) {
+  /// The warp stage's zbar scan of the upright crop's grey pixels, made to decide which way is up,
+  /// for the barcode stage to take as its zbar read of the crop instead of scanning it again; nil
+  /// when none was made.
+  public var codeScan: CropCodeScan?
+  public init(
+    image: Bitmap, quad: [Point], file: String?, quality: Int = 90, reading: CropReading? = nil,
+    codeScan: CropCodeScan? = nil
+  ) {
     self.image = image
     self.quad = quad
     self.file = file
     self.quality = quality
     self.reading = reading
+    self.codeScan = codeScan
+  }
+}
+
+/// What zbar read in a card crop's grey pixels, in the upright crop's coordinates, and how it
+/// scanned (every `density`-th row and column, light-on-dark codes too when `inverted`).
+public struct CropCodeScan: Sendable {
+  public var symbols: [ZBarScanner.Symbol]
+  public var density: Int
+  public var inverted: Bool
+  public init(symbols: [ZBarScanner.Symbol], density: Int, inverted: Bool) {
+    self.symbols = symbols
+    self.density = density
+    self.inverted = inverted
+  }
+
+  /// The same scan of the crop turned by 180°: each point mirrored through the centre.
+  public func turned(width: Int, height: Int) -> CropCodeScan {
+    var turned = self
+    for index in turned.symbols.indices {
+      turned.symbols[index].points = turned.symbols[index].points.map {
+        Point(Double(width - 1) - $0.x, Double(height - 1) - $0.y)
+      }
+    }
+    return turned
   }
 }
 

@@ -49,6 +49,15 @@ public final class BarcodeStage: Stage {
     /// zbar scans every n-th row and column: 2 halves the time on large, crisp codes
     /// (screenshots) and misses small or blurred ones in photos.
     public var scanDensity: Int = 1
+    /// The card crop's plain zbar read is the warp stage's scan of the same crop, made to decide
+    /// which way is up (every second row, light-on-dark codes too), instead of a second scan.
+    public var reuseWarpScan: Bool = true
+    /// zbar's row step on the first look of a whole image larger than `thorough_max_pixels` once
+    /// the card crop was scanned (the crop's reads covered the card): 0 scans the whole image with
+    /// zbar only when a code read once is still without its second opinion after the crop's
+    /// passes, zbar otherwise reading only around zxing's linear codes. Chosen by
+    /// bench/barcodes/zbar_looks.sh on training renders: 0 read the codes 1 did, at 40 % of the CPU.
+    public var besideCardZbarDensity: Int = 0
     /// When the other passes confirm no code: Aztec symbols rectified from their bullseye, blurred,
     /// region-deskewed and enlarged copies, read with try-harder, only where a code-like region
     /// was seen.
@@ -76,6 +85,9 @@ public final class BarcodeStage: Stage {
   public static func validate(_ options: Options, context: StageContext) throws {
     guard (1...8).contains(options.scanDensity) else {
       throw ConfigError(path: "scan_density", "must be 1…8")
+    }
+    guard (0...8).contains(options.besideCardZbarDensity) else {
+      throw ConfigError(path: "beside_card_zbar_density", "must be 0 (around zxing's reads only) to 8")
     }
     guard !options.decoders.isEmpty else {
       throw ConfigError(path: "decoders", "name at least one of zbar, zxing")
@@ -143,7 +155,9 @@ public final class BarcodeStage: Stage {
     // the card (a wallet screenshot's panel) is read before the crop's retries run for nothing.
     if let (gray, toImage) = crop {
       findings.scanName = "crop"
-      scanner.scan(gray, toImage: toImage, into: &findings, looks: .first, keepGoing: keepGoing)
+      scanner.scan(
+        gray, toImage: toImage, into: &findings, looks: .first, plainZBar: warpScan(of: item),
+        keepGoing: keepGoing)
     }
     let analysis = pixels.analysis, scale = pixels.analysisScale
     // A large photo (thorough_max_pixels) gets the quick reads only, even when its card's own
@@ -158,11 +172,19 @@ public final class BarcodeStage: Stage {
       findings.scanName = "analysis"
       scanner.scan(
         analysisGray(), toImage: toAnalysis, into: &findings, thorough: thorough, looks: .first,
-        keepGoing: keepGoing)
+        plainZBar: crop == nil || thorough ? .own : besideCard, keepGoing: keepGoing)
     }
     if let (gray, toImage) = crop, !findings.isSatisfied {
       findings.scanName = "crop"
       scanner.scan(gray, toImage: toImage, into: &findings, looks: .rest, gated: true, keepGoing: keepGoing)
+    }
+    if crop != nil, !thorough, options.besideCardZbarDensity == 0, needsMore(findings), findings.hasReads,
+      keepGoing()
+    {
+      // A code read once still needs its second opinion, and the whole image's zbar read is the
+      // one the first look left out (a blurred code zbar reads at the reduced scale).
+      findings.scanName = "analysis"
+      scanner.zbarLook(analysisGray(), toImage: toAnalysis, into: &findings)
     }
     if needsMore(findings), thorough {
       findings.scanName = "analysis"
@@ -171,22 +193,29 @@ public final class BarcodeStage: Stage {
         keepGoing: keepGoing)
     }
     if needsMore(findings), options.fullResolutionFallback, scale > 1.01, keepGoing() {
-      let full = try pixels.full()
-      let reduced = full.fitting(maxSide: options.fallbackMaxSide)
-      if reduced.width < full.width || analysis.width < reduced.width {
-        let factor = Double(full.width) / Double(reduced.width)
-        // Only small codes gain from more pixels, and the plain reads are what finds them.
-        findings.scanName = "full"
-        scanner.scan(
-          reduced.grayscale(), toImage: { Point($0.x * factor, $0.y * factor) }, into: &findings,
-          thorough: false, keepGoing: keepGoing)
-      }
+      try readFullResolution(pixels, into: &findings, keepGoing: keepGoing)
     }
     if outOfTime, !findings.isSatisfied {
       findings.notes.append(
         "barcode: its time budget (\(options.timeBudgetMs) ms CPU) ran out before every pass")
     }
     return findings
+  }
+
+  /// The last resort: the full-resolution image (reduced to `fallback_max_side`) when it has more
+  /// pixels than the analysis copy, plain reads only.
+  private func readFullResolution(
+    _ pixels: ImagePixels, into findings: inout BarcodeScanner.Findings, keepGoing: () -> Bool
+  ) throws {
+    let full = try pixels.full()
+    let reduced = full.fitting(maxSide: options.fallbackMaxSide)
+    guard reduced.width < full.width || pixels.analysis.width < reduced.width else { return }
+    let factor = Double(full.width) / Double(reduced.width)
+    // Only small codes gain from more pixels, and the plain reads are what finds them.
+    findings.scanName = "full"
+    scanner.scan(
+      reduced.grayscale(), toImage: { Point($0.x * factor, $0.y * factor) }, into: &findings,
+      thorough: false, keepGoing: keepGoing)
   }
 
   private func markFound(_ findings: BarcodeScanner.Findings, of item: PhotoItem, pixels: ImagePixels) {
@@ -209,6 +238,24 @@ public final class BarcodeStage: Stage {
     item.artifacts.write(
       CodeReads(
         barcodes: found, notes: (found.isEmpty ? ["no code found"] : []) + unconfirmed + findings.notes))
+  }
+
+  /// The warp's zbar scan of the card crop, when it scanned as this stage would (inverted codes
+  /// alike) and `reuse_warp_scan` is on.
+  private func warpScan(of item: PhotoItem) -> BarcodeScanner.PlainZBar {
+    guard options.reuseWarpScan, let scan = item.artifacts[CardCrop.self]?.codeScan,
+      scan.inverted == options.testInverted
+    else { return .own }
+    return .done(scan.symbols)
+  }
+
+  /// How zbar reads the whole image's plain copy once the card crop was scanned.
+  private var besideCard: BarcodeScanner.PlainZBar {
+    switch options.besideCardZbarDensity {
+    case 0: .aroundOnly
+    case options.scanDensity: .own
+    case let density: .density(density)
+    }
   }
 
   /// Whether the whole image is still to be read: no confirmed code yet, or every code wanted.

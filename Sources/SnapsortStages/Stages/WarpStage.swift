@@ -60,6 +60,9 @@ public final class WarpStage: Stage {
   }
 
   private let options: Options
+  /// zbar's row step in the orientation scan: every second row finds a card's code at half the
+  /// cost of every row.
+  static let zbarDensity = 2
   private let zbar: ZBarScanner
   private let textOrientation: TextOrientation?
   private let orientationLog: JSONLinesLog?
@@ -69,7 +72,7 @@ public final class WarpStage: Stage {
 
   public init(options: Options, context: StageContext) throws {
     self.options = options
-    self.zbar = try ZBarScanner(testInverted: true, scanDensity: 2)
+    self.zbar = try ZBarScanner(testInverted: true, scanDensity: Self.zbarDensity)
     self.textOrientation =
       options.textOrientationHeight == 0
       ? nil
@@ -101,11 +104,14 @@ public final class WarpStage: Stage {
     else {
       throw StageFailure("the card's corners do not form a usable quadrilateral")
     }
-    let (turned, reading) =
-      geometry.cornersAreFinal || isPass ? (false, nil) : upsideDown(crop, item: item, quad: quad)
+    var (turned, reading, codeScan): (Bool, CropReading?, CropCodeScan?) = (false, nil, nil)
+    if !geometry.cornersAreFinal && !isPass {
+      (turned, reading, codeScan) = upsideDown(crop, item: item, quad: quad)
+    }
     if turned {
       crop = crop.rotated180()
       quad = Array(quad[2...] + quad[..<2])
+      codeScan = codeScan?.turned(width: crop.width, height: crop.height)
     }
     var file: String?
     if options.writeCrop, item.outputDirectory != nil,
@@ -115,7 +121,8 @@ public final class WarpStage: Stage {
       file = "cards/\(sha256.prefix(16)).jpg"
     }
     item.artifacts.write(
-      CardCrop(image: crop, quad: quad, file: file, quality: options.quality, reading: reading))
+      CardCrop(
+        image: crop, quad: quad, file: file, quality: options.quality, reading: reading, codeScan: codeScan))
   }
 
   /// A pass's crop: its own height over width, with as many pixels as a card's crop, so that the
@@ -145,11 +152,15 @@ public final class WarpStage: Stage {
   /// panel) may; else the crop is kept as detected. bench/names/fit_orientation.py measured the
   /// order on training cards. The type is read as the ocr stage prepares a crop
   /// (`TextContrast.flattened`), so that the reading of the way chosen is the ocr stage's coarse
-  /// reading too (returned with the verdict; nil when that way was not read).
-  private func upsideDown(_ crop: Bitmap, item: PhotoItem, quad: [Point]) -> (Bool, CropReading?) {
+  /// reading too (returned with the verdict; nil when that way was not read), and the zbar scan
+  /// is the barcode stage's read of the crop.
+  private func upsideDown(_ crop: Bitmap, item: PhotoItem, quad: [Point]) -> (
+    Bool, CropReading?, CropCodeScan
+  ) {
     let gray = crop.grayscale(recycling: Bitmap.take(&grayBuffer))
     defer { grayBuffer = gray.pixels }
-    let votes = zbar.scan(gray).map(\.orientation)
+    let symbols = zbar.scan(gray)
+    let votes = symbols.map(\.orientation)
     let down = votes.filter { $0 == 2 }.count
     let up = votes.filter { $0 == 0 }.count
     let logs = orientationLog != nil
@@ -175,7 +186,8 @@ public final class WarpStage: Stage {
         CropReading(
           height: options.textOrientationHeight, languages: options.textOrientationLanguages,
           segmentation: Int(TesseractEngine.PageSegmentation.sparseText.rawValue), result: $0)
-      }
+      },
+      CropCodeScan(symbols: symbols, density: Self.zbarDensity, inverted: true)
     )
   }
 }
