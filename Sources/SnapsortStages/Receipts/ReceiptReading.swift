@@ -95,7 +95,8 @@ struct ReceiptReading {
   }
 
   /// Items that do not add up in the base reading but do in another were misread in the base:
-  /// the items, subtotal, savings and tax are taken from that other reading.
+  /// the items, subtotal, savings and tax are taken from that other reading. A reading with
+  /// nothing to check its items against confirms nothing: its list can be a table's rows.
   ///
   /// - Returns: whether they were.
   static func adoptConsistentAmounts(
@@ -104,7 +105,7 @@ struct ReceiptReading {
   ) -> Bool {
     guard receipt.checks?.problems.isEmpty == false,
       let other = readings.first(where: {
-        $0.name != base.name && $0.receipt.checks?.problems.isEmpty == true && !$0.receipt.items.isEmpty
+        $0.name != base.name && $0.receipt.itemsAddUp
       })
     else { return false }
     receipt.items = other.receipt.items
@@ -131,6 +132,13 @@ extension ReceiptRecord {
 
   /// The text of line `index` of the reading, if there is one.
   func lineText(_ index: Int?) -> String? { line(index)?.text }
+
+  /// Whether the items are borne out by the arithmetic: they add up to the subtotal or, where
+  /// none was read, to the total.
+  var itemsAddUp: Bool {
+    guard !items.isEmpty, let checks, checks.problems.isEmpty else { return false }
+    return checks.itemsMatchSubtotal == true || (subtotal == nil && total != nil)
+  }
 
   /// The record's confidence again, after a field was replaced.
   mutating func refreshConfidence() {

@@ -47,6 +47,12 @@ final class ReceiptReadingTests: XCTestCase {
     XCTAssertEqual(fused.items.map(\.amount), ["2.97", "2.30"])
     XCTAssertEqual(fused.checks?.problems, [])
     XCTAssertEqual(fused.imageVariant, "grey")
+
+    // A reading without a subtotal or total has nothing its items could fail against.
+    let unchecked = reading(
+      "binarised", ["SHOP", "Tea 2.97", "Milk 2.30", "VAT TABLE 8.12"], readability: 250)
+    XCTAssertEqual(unchecked.receipt.checks?.problems, [])
+    XCTAssertEqual(ReceiptReading.fuse([misread, unchecked]).items.map(\.amount), ["2.07", "2.30"])
   }
 
   func testAQuantityReadAsZAndADateWithMixedSeparators() throws {
