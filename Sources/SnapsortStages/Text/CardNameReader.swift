@@ -17,6 +17,9 @@ struct CardNameReader {
   var rereads: Int
   /// Pixels a line's box is scaled to before it is read again; 0 keeps its size.
   var lineHeight: Int
+  /// Whether a line read again loses the ink reaching in over its cut's top or bottom edge first
+  /// (`NameLineInk`, `name_line_ink`).
+  var inkLines: Bool = false
   /// How many lines found in the crop's pixels, and read by neither page reading, are read on
   /// their own as candidates (`name_image_lines`).
   var imageLines: Int = 0
@@ -132,7 +135,14 @@ struct CardNameReader {
     var texts: [String] = []
     var confidence = 100.0
     for box in candidate.lineBoxes.isEmpty ? [candidate.box] : candidate.lineBoxes {
-      guard let line = Self.lineImage(box, of: image, height: lineHeight), deadline > 0 else { return nil }
+      guard let cut = Self.lineCut(box, of: image, height: lineHeight), deadline > 0 else { return nil }
+      var line = cut.image
+      if inkLines {
+        let top = max(0, Int(((box.y - cut.origin.y) * cut.scale).rounded()))
+        let bottom = max(
+          top, min(line.height, Int(((box.y + box.height - cut.origin.y) * cut.scale).rounded())))
+        line = NameLineInk.prepared(line, band: top..<bottom)
+      }
       let result = engine.recognize(line, segmentation: .singleLine, deadline: deadline)
       guard !result.timedOut, let first = result.lines.first else { return nil }
       // The same cleaning as the page reading, so that the two compare like for like.
