@@ -59,6 +59,18 @@ struct ReceiptTextCommand: ParsableCommand {
   @Flag(name: .long, help: "Name the merchant by the extractor's rules alone, without the merchant model.")
   var merchantRules = false
 
+  @Flag(
+    name: .long,
+    help: """
+      Instead of records, one line of JSON per file with the total model's evidence: file, the \
+      rules' total (rules), and the page's amounts with their features, for \
+      bench/receipts/fit_total.py.
+      """)
+  var totalCandidates = false
+
+  @Flag(name: .long, help: "Choose the total by the extractor's rules alone, without the total model.")
+  var totalRules = false
+
   @Option(
     name: .long,
     help:
@@ -68,10 +80,14 @@ struct ReceiptTextCommand: ParsableCommand {
 
   func validate() throws {
     guard !paths.isEmpty else { throw ValidationError("give a text file or a folder of them") }
+    guard !(merchantCandidates && totalCandidates) else {
+      throw ValidationError("--merchant-candidates and --total-candidates dump one model's evidence each")
+    }
   }
 
   func run() throws {
-    let extraction = ReceiptTextExtraction(catalog: try loadCatalog(), merchantRules: merchantRules)
+    let extraction = ReceiptTextExtraction(
+      catalog: try loadCatalog(), merchantRules: merchantRules, totalRules: totalRules)
     if records { return try rerun(extraction) }
     let inputs: [ReceiptTextExtraction.Input]
     do {
@@ -87,10 +103,14 @@ struct ReceiptTextCommand: ParsableCommand {
     var failed = 0
     var rows: [[String]] = []
     for input in inputs {
-      if merchantCandidates {
+      if merchantCandidates || totalCandidates {
         do {
           let lines = try ReceiptTextLines.read(input.url, name: input.name)
-          try printEvidence(input.name, extraction.merchantEvidence(from: lines))
+          if merchantCandidates {
+            try printEvidence(input.name, extraction.merchantEvidence(from: lines))
+          } else {
+            try printEvidence(input.name, extraction.totalEvidence(from: lines))
+          }
         } catch {
           Terminal.error("\(error)")
           failed += 1
@@ -117,7 +137,7 @@ struct ReceiptTextCommand: ParsableCommand {
     if failed > 0 { throw SnapsortExit.someFailed }
   }
 
-  /// `--records`: each record's rows extracted again, or their merchant evidence.
+  /// `--records`: each record's rows extracted again, or a model's evidence on them.
   private func rerun(_ extraction: ReceiptTextExtraction) throws {
     for path in paths {
       let records: [(file: String, rows: [ReceiptLine])]
@@ -130,6 +150,8 @@ struct ReceiptTextCommand: ParsableCommand {
       for record in records {
         if merchantCandidates {
           try printEvidence(record.file, extraction.merchantEvidence(fromRows: record.rows))
+        } else if totalCandidates {
+          try printEvidence(record.file, extraction.totalEvidence(fromRows: record.rows))
         } else {
           let output = ReceiptTextExtraction.Output(
             file: record.file, receipt: extraction.receipt(fromRows: record.rows))
@@ -139,8 +161,8 @@ struct ReceiptTextCommand: ParsableCommand {
     }
   }
 
-  /// One line of JSON: the file and the merchant model's evidence on it.
-  private func printEvidence(_ file: String, _ evidence: MerchantCandidates.Evidence) throws {
+  /// One line of JSON: the file and a model's evidence on it.
+  private func printEvidence(_ file: String, _ evidence: some Encodable) throws {
     var object =
       try JSONSerialization.jsonObject(with: JSONEncoder().encode(evidence)) as? [String: Any] ?? [:]
     object["file"] = file

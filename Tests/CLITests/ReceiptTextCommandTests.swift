@@ -61,6 +61,17 @@ final class ReceiptTextCommandTests: XCTestCase {
     let candidates = try XCTUnwrap(evidence["candidates"] as? [[String: Any]])
     XCTAssertEqual(candidates.first?["value"] as? String, "HARBOUR LANE BAKERY SDN BHD")
     XCTAssertEqual((candidates.first?["features"] as? [String: Double])?["legal"], 1)
+
+    let totals = try CLI.run(["receipt-text", "--records", records.path, "--total-candidates"])
+    XCTAssertEqual(totals.status, 0, totals.stderr)
+    let totalEvidence = try object(totals.stdout.split(separator: "\n")[0])
+    XCTAssertEqual(totalEvidence["rules"] as? String, "9.00")
+    let amounts = try XCTUnwrap(totalEvidence["candidates"] as? [[String: Any]])
+    XCTAssertEqual(amounts.map { $0["value"] as? String }, ["9.00"])
+    XCTAssertEqual((amounts.first?["features"] as? [String: Double])?["total_label"], 2.0 / 3)
+
+    let both = try CLI.run(["receipt-text", records.path, "--merchant-candidates", "--total-candidates"])
+    XCTAssertEqual(both.status, 2, both.stderr)
   }
 
   func testAFolderGivesATableOfEveryTextFile() throws {

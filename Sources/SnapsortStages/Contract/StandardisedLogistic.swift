@@ -26,6 +26,16 @@ extension StandardisedLogistic {
     return z
   }
 
+  /// A conditional logit's probabilities over candidates, each given by its features by name:
+  /// the softmax of their scores, in the candidates' order.
+  func softmax(_ candidates: [[String: Double]]) -> [Double] {
+    let scores = candidates.map { features in score { features[$0] } }
+    let top = scores.max() ?? 0
+    let exponentials = scores.map { exp($0 - top) }
+    let total = exponentials.reduce(0, +)
+    return exponentials.map { $0 / total }
+  }
+
   /// Throws unless every feature has a mean, a positive scale and a weight, and this build
   /// computes it (`computes`).
   func checkShape(of description: String, at url: URL, computes: (String) -> Bool) throws {

@@ -29,11 +29,7 @@ public struct MerchantModel: Codable, Sendable, Equatable, VersionedDataFile, St
 
   /// Each candidate's probability, in the candidates' order.
   func probabilities(_ candidates: [MerchantCandidates.Candidate]) -> [Double] {
-    let scores = candidates.map { candidate in score { candidate.features[$0] } }
-    let top = scores.max() ?? 0
-    let exponentials = scores.map { exp($0 - top) }
-    let total = exponentials.reduce(0, +)
-    return exponentials.map { $0 / total }
+    softmax(candidates.map(\.features))
   }
 
   /// The candidate to take instead of the rules' answer `rules`, with its probability; nil

@@ -10,17 +10,25 @@ public struct ReceiptExtractor: Sendable {
   /// The header's name candidates and the model that may prefer one to the rules' answer.
   let merchantCandidates: MerchantCandidates
   let merchantModel: MerchantModel?
+  /// The model that may prefer another of the page's amounts to the rules' total.
+  let totalModel: TotalModel?
 
   /// The bundled merchant model; nil only in a broken build (a test loads it).
   public static let bundledMerchantModel = try? MerchantModel.bundled()
+  /// The bundled total model; nil only in a broken build (a test loads it).
+  public static let bundledTotalModel = try? TotalModel.bundled()
 
-  /// - Parameter merchantModel: the model that may override the rules' merchant; nil keeps the
-  ///   rules' answer.
+  /// - Parameters:
+  ///   - merchantModel: the model that may override the rules' merchant; nil keeps the rules'
+  ///     answer.
+  ///   - totalModel: the model that may override the rules' total; nil keeps the rules' answer.
   public init(
-    catalog: IssuerCatalog? = nil, merchantModel: MerchantModel? = ReceiptExtractor.bundledMerchantModel
+    catalog: IssuerCatalog? = nil, merchantModel: MerchantModel? = ReceiptExtractor.bundledMerchantModel,
+    totalModel: TotalModel? = ReceiptExtractor.bundledTotalModel
   ) {
     merchantCandidates = MerchantCandidates(catalog: catalog)
     self.merchantModel = merchantModel
+    self.totalModel = totalModel
     var brands: [(String, String)] = []
     for issuer in catalog?.issuers ?? [] {
       for name in [issuer.name] + issuer.aliases {
@@ -58,13 +66,11 @@ public struct ReceiptExtractor: Sendable {
     var fields: [String: ReceiptField] = [:]
     readHeader(lines, rows: rows, latestDate: latestDate, into: &receipt, fields: &fields)
 
-    let totals = Self.totals(lines)
+    let page = Self.totalsPage(lines, rows: rows)
+    var totals = page.totals
+    totals.total = total(page)
     Self.record(totals, into: &receipt, fields: &fields)
-    // A saving read above the subtotal or total may be a discount printed under an item, with
-    // more items below it: the items end at the subtotal or total when either was read.
-    let firstTotalsLine =
-      [totals.subtotal?.line, totals.total?.line].compactMap { $0 }.min() ?? totals.savings?.line
-    let items = ReceiptItems.items(lines, end: firstTotalsLine ?? lines.count)
+    let items = page.items
     receipt.items = items.map(\.item)
 
     if let reference = Self.reference(lines) {
@@ -699,17 +705,45 @@ public struct ReceiptExtractor: Sendable {
     var all: [(money: Money, line: Int)] = []
   }
 
-  static func totals(_ lines: [Line]) -> Totals {
-    var result = Totals()
-    var candidates: [TotalCandidate] = []
+  /// The page's totals as the rules read them, with what the total model weighs besides.
+  static func totalsPage(_ lines: [Line], rows: [ReceiptLine]) -> TotalCandidates.Page {
+    var totals = Totals()
+    var labelled: [TotalCandidate] = []
     var payments = Payments()
     for line in lines {
-      if let candidate = totalCandidate(lines, line) { candidates.append(candidate) }
-      readSubtotalSavingsAndTax(lines, line, into: &result)
+      if let candidate = totalCandidate(lines, line) { labelled.append(candidate) }
+      readSubtotalSavingsAndTax(lines, line, into: &totals)
       readPayment(lines, line, into: &payments)
     }
-    result.total = total(lines, candidates: candidates, payments: payments, subtotal: result.subtotal)
-    return result
+    totals.total = total(lines, candidates: labelled, payments: payments, subtotal: totals.subtotal)
+    // A saving read above the subtotal or total may be a discount printed under an item, with
+    // more items below it: the items end at the subtotal or total when either was read.
+    let firstTotalsLine =
+      [totals.subtotal?.line, totals.total?.line].compactMap { $0 }.min() ?? totals.savings?.line
+    return TotalCandidates.Page(
+      lines: lines, heights: TotalCandidates.heights(rows), totals: totals, labelled: labelled,
+      payments: payments, items: ReceiptItems.items(lines, end: firstTotalsLine ?? lines.count))
+  }
+
+  /// The rules' total, unless the total model prefers another of the page's amounts by its
+  /// margin.
+  func total(_ page: TotalCandidates.Page) -> Found<Money>? {
+    let rules = page.totals.total
+    guard let totalModel,
+      let chosen = totalModel.override(TotalCandidates.candidates(page), rules: rules?.value)
+    else { return rules }
+    let line = page.lines[chosen.candidate.line]
+    let confidence = 0.85 * chosen.probability * min(1, line.confidence / 80 + 0.2)
+    return Found(value: chosen.candidate.money, confidence: confidence, line: chosen.candidate.line)
+  }
+
+  /// The rules' total and the page's amounts with their features, for the fitting script
+  /// (`bench/receipts/fit_total.py`).
+  public func totalEvidence(_ rows: [ReceiptLine]) -> TotalCandidates.Evidence {
+    let lines = rows.enumerated().map { Self.prepare(index: $0, text: $1.text, confidence: $1.confidence) }
+    let page = Self.totalsPage(lines, rows: rows)
+    return TotalCandidates.Evidence(
+      rules: page.totals.total?.value.description, candidates: TotalCandidates.candidates(page))
   }
 
   /// The amount of a line labelled as a total, weighed by its label.

@@ -52,10 +52,12 @@ public struct ReceiptTextExtraction: Sendable {
   ///     none matches no brand.
   ///   - merchantRules: the extractor's rules alone name the merchant, without the bundled
   ///     merchant model (the model's before and after).
-  public init(catalog: IssuerCatalog?, merchantRules: Bool = false) {
-    extractor =
-      merchantRules
-      ? ReceiptExtractor(catalog: catalog, merchantModel: nil) : ReceiptExtractor(catalog: catalog)
+  ///   - totalRules: the extractor's rules alone choose the total, without the bundled total
+  ///     model.
+  public init(catalog: IssuerCatalog?, merchantRules: Bool = false, totalRules: Bool = false) {
+    extractor = ReceiptExtractor(
+      catalog: catalog, merchantModel: merchantRules ? nil : ReceiptExtractor.bundledMerchantModel,
+      totalModel: totalRules ? nil : ReceiptExtractor.bundledTotalModel)
   }
 
   /// The merchant model's evidence on the rows `lines` rebuild: the rules' answer and the
@@ -73,6 +75,17 @@ public struct ReceiptTextExtraction: Sendable {
   /// The merchant model's evidence on a record's rows.
   public func merchantEvidence(fromRows rows: [ReceiptLine]) -> MerchantCandidates.Evidence {
     extractor.merchantEvidence(rows)
+  }
+
+  /// The total model's evidence on the rows `lines` rebuild: the rules' total and the page's
+  /// amounts with their features.
+  public func totalEvidence(from lines: [TesseractEngine.Item]) -> TotalCandidates.Evidence {
+    extractor.totalEvidence(ReceiptLine.rows(from: lines))
+  }
+
+  /// The total model's evidence on a record's rows.
+  public func totalEvidence(fromRows rows: [ReceiptLine]) -> TotalCandidates.Evidence {
+    extractor.totalEvidence(rows)
   }
 
   /// Each record of a run's `records.jsonl` that has receipt rows: its file and its rows, each
