@@ -195,8 +195,8 @@ public struct TotalCandidates: Sendable {
       raise("subtotal", has(ReceiptKeywords.subtotal))
       raise("savings", has(ReceiptKeywords.savings))
       raise("tax", has(ReceiptKeywords.tax))
-      raise("cash", has(ReceiptExtractor.cashWords))
-      raise("change", has(ReceiptExtractor.changeWords))
+      raise("cash", has(ReceiptKeywords.cash))
+      raise("change", has(ReceiptKeywords.change))
       raise(
         "card", has(["card", "karte", "visa", "master", "ec cash", "girocard", "karta", "carte", "tarjeta"]))
       raise("rounding", has(["rounding", "rounded", "round"]))
