@@ -32,6 +32,8 @@ public enum ReceiptKeywords {
   static let payment = all(\.payment)
   static let cash = all(\.cash)
   static let change = all(\.change)
+  static let card = all(\.card)
+  static let rounding = all(\.rounding)
   /// Labels of a reference number, lowercased as printed: matched whole against the label read.
   static let reference = Set(vocabularies.flatMap(\.reference))
   static let dateLabels = all(\.dateLabels)

@@ -21,6 +21,10 @@ struct ReceiptVocabulary {
   /// What the customer handed over, and what came back.
   var cash: [String] = []
   var change: [String] = []
+  /// A payment by card: the scheme or the word.
+  var card: [String] = []
+  /// A total rounded to what coins can pay.
+  var rounding: [String] = []
   /// Labels of a reference number.
   var reference: [String] = []
   var dateLabels: [String] = []
@@ -29,15 +33,17 @@ struct ReceiptVocabulary {
 
   /// Every phrase of the vocabulary.
   var phrases: [String] {
-    total.map(\.0) + notTotal + subtotal + savings + tax + payment + cash + change + reference + dateLabels
-      + expiryLabels
+    total.map(\.0) + notTotal + subtotal + savings + tax + payment + cash + change + card + rounding
+      + reference
+      + dateLabels + expiryLabels
   }
 }
 
 extension ReceiptVocabulary {
   /// Words printed on receipts in every language: card schemes, and labels borrowed everywhere.
   static let international = ReceiptVocabulary(
-    payment: ["visa", "mastercard", "ec cash", "pin"], dateLabels: ["date/time", "tarih"])
+    payment: ["visa", "mastercard", "ec cash", "pin"], card: ["visa", "master", "ec cash", "girocard"],
+    dateLabels: ["date/time", "tarih"])
 
   static func of(_ language: ReceiptLanguage) -> ReceiptVocabulary {
     switch language {
@@ -72,7 +78,8 @@ extension ReceiptVocabulary {
     savings: ["you saved", "savings", "you save", "discount", "promo"],
     tax: ["tax", "vat", "gst", "sales tax"],
     payment: ["cash", "change", "tendered", "card", "paid", "payment", "rounding"],
-    cash: ["cash", "tendered"], change: ["change"],
+    cash: ["cash", "tendered"], change: ["change"], card: ["card"],
+    rounding: ["rounding", "rounded", "round"],
     reference: [
       "trn", "trans", "transaction", "receipt", "rcpt", "invoice", "inv", "bill", "doc", "document", "ticket",
       "nr", "no", "check", "chk", "order", "ref", "reference", "num",
@@ -84,7 +91,7 @@ extension ReceiptVocabulary {
     notTotal: ["suma częściowa", "reszta", "gotówka"],
     subtotal: ["suma częściowa", "sprzedaż opodatk", "sprzedaż opodatkowana"],
     savings: ["rabat", "oszczędzasz", "oszczędność"], tax: ["ptu", "vat"],
-    payment: ["gotówka", "reszta", "karta"], cash: ["gotówka"], change: ["reszta"],
+    payment: ["gotówka", "reszta", "karta"], cash: ["gotówka"], change: ["reszta"], card: ["karta"],
     reference: ["nr", "paragon", "transakcja"], dateLabels: ["data"], expiryLabels: ["ważność"])
 
   static let german = ReceiptVocabulary(
@@ -95,7 +102,7 @@ extension ReceiptVocabulary {
     subtotal: ["zwischensumme"],
     savings: ["rabatt", "du sparst", "sie sparen", "ersparnis", "gespart"], tax: ["mwst", "ust"],
     payment: ["bargeld", "zurück", "rückgeld", "gegeben", "karte", "auf", "bezahlt"],
-    cash: ["bargeld", "bar", "gegeben"], change: ["zurück", "rückgeld"],
+    cash: ["bargeld", "bar", "gegeben"], change: ["zurück", "rückgeld"], card: ["karte"],
     reference: ["beleg", "bon", "nr", "rechnung", "quittung", "belegnr", "bonnr"], dateLabels: ["datum"],
     expiryLabels: ["gültig", "ablauf"])
 
@@ -103,12 +110,13 @@ extension ReceiptVocabulary {
     total: [("à payer", 3), ("net à payer", 3), ("total ttc", 3), ("total", 2), ("montant", 1)],
     notTotal: ["sous total", "rendu"], subtotal: ["sous total"], savings: ["remise", "réduction"],
     tax: ["tva"], payment: ["rendu", "espèces", "carte"], cash: ["espèces"], change: ["rendu"],
+    card: ["carte"],
     reference: ["ticket", "numéro"], dateLabels: ["date"])
 
   static let spanish = ReceiptVocabulary(
     total: [("total a pagar", 3), ("total", 2), ("importe", 1)], notTotal: ["cambio", "resto"],
     subtotal: ["subtotal"], savings: ["descuento", "ahorro", "ahorras"], tax: ["iva"],
-    payment: ["cambio", "efectivo", "tarjeta"], cash: ["efectivo"], change: ["cambio"],
+    payment: ["cambio", "efectivo", "tarjeta"], cash: ["efectivo"], change: ["cambio"], card: ["tarjeta"],
     reference: ["ticket", "número", "numero"], dateLabels: ["fecha"], expiryLabels: ["vence", "vencimiento"])
 
   static let italian = ReceiptVocabulary(

@@ -197,9 +197,8 @@ public struct TotalCandidates: Sendable {
       raise("tax", has(ReceiptKeywords.tax))
       raise("cash", has(ReceiptKeywords.cash))
       raise("change", has(ReceiptKeywords.change))
-      raise(
-        "card", has(["card", "karte", "visa", "master", "ec cash", "girocard", "karta", "carte", "tarjeta"]))
-      raise("rounding", has(["rounding", "rounded", "round"]))
+      raise("card", has(ReceiptKeywords.card))
+      raise("rounding", has(ReceiptKeywords.rounding))
       raise("prints_tax", ReceiptExtractor.printsTax(occurrence.money, on: line, lines: page.lines) ? 1 : 0)
       raise("percent_row", ReceiptExtractor.percentage.firstMatch(in: line.text) != nil ? 1 : 0)
       raise("currency", ReceiptExtractor.marks(on: line).isEmpty ? 0 : 1)
@@ -219,7 +218,7 @@ public struct TotalCandidates: Sendable {
   /// Whether one of the two rows above names a rounding: the amount below it is the rounded one.
   static func roundingAbove(_ line: ReceiptExtractor.Line, page: Page) -> Double {
     let above = page.lines[max(0, line.index - 2)..<line.index]
-    return above.contains { ReceiptKeywords.containsAny($0.folded, ["rounding", "rounded", "round"]) } ? 1 : 0
+    return above.contains { ReceiptKeywords.containsAny($0.folded, ReceiptKeywords.rounding) } ? 1 : 0
   }
 
   /// Each row's height over the median row's (1 where boxes are missing).
