@@ -77,14 +77,18 @@ public enum ReceiptDate {
     #"(?<![\d.,])(\d{1,2})\s?([-./])\s?(\d{1,2})\s(20\d{2})(?![\d]|[.,]\d)"#)
   /// The first separator lost: "2703/2018".
   private static let joinedDayMonthPattern = TextPattern(#"(?<![\d.,/])(\d{2})(\d{2})([-./])(20\d{2})(?!\d)"#)
-  /// Digits of a date that OCR read as the letters they resemble: "OT/0T/17", "BO-Cb-16".
+  /// A year whose 0 OCR read as the 6, 8 or 9 it resembles: "15/05/2819".
+  private static let misreadYearPattern = TextPattern(
+    #"(?<![\d.,])(\d{1,2})\s?([-./])\s?(\d{1,2})\s?\2\s?2[689](\d{2})(?![\d]|[.,]\d)"#)
+  /// Digits of a date that OCR read as the letters and signs they resemble: "OT/0T/17",
+  /// "BO-Cb-16", "10/1@/24".
   private static let lookalikePattern = TextPattern(
-    #"(?<![A-Za-z\d])([\dOoTIlSBbC]{1,2})([-/.])([\dOoTIlSBbC]{1,2})\2(\d{4}|\d{2})(?!\d)"#)
+    #"(?<![A-Za-z\d])([\dOoTIlSBbC@]{1,2})([-/.])([\dOoTIlSBbC@]{1,2})\2(\d{4}|\d{2})(?!\d)"#)
   /// The digits each letter may stand for, likeliest first: a "B" is an 8 unless that makes no
   /// day or month, then a 3 ("BO" for "30").
   private static let lookalikeDigits: [Character: [Character]] = [
     "O": ["0"], "o": ["0"], "C": ["0"], "T": ["7"], "I": ["1"], "l": ["1"], "S": ["5"], "B": ["8", "3"],
-    "b": ["6"],
+    "b": ["6"], "@": ["0"],
   ]
   /// A date's shape with letters, symbols or impossible numbers for its day or month:
   /// "$5/05/2017", "BO-Cb-16", "83/03/2017".
@@ -230,7 +234,14 @@ public enum ReceiptDate {
             repaired: true, at: match.range.lowerBound)
         }
       }
-      for match in lookalikePattern.matches(in: text) where text[match.range].contains(where: \.isLetter) {
+      for match in misreadYearPattern.matches(in: text) {
+        if amounts.contains(where: { $0.overlaps(offsets(of: match.range)) }) { continue }
+        addDayAndMonth(
+          Int(match[1]!)!, Int(match[3]!)!, year: 2000 + Int(match[4]!)!, separator: match[2], repaired: true,
+          at: match.range.lowerBound)
+      }
+      for match in lookalikePattern.matches(in: text)
+      where text[match.range].contains(where: { lookalikeDigits[$0] != nil }) {
         guard let a = lookalikeNumber(match[1]!), let b = lookalikeNumber(match[3]!) else { continue }
         addDayAndMonth(
           a, b, year: year(match[4]!), separator: match[2], repaired: true, at: match.range.lowerBound)

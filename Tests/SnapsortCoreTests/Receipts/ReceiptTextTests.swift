@@ -33,6 +33,11 @@ final class ReceiptTextTests: XCTestCase {
     XCTAssertEqual(iso("09/01/2024", order: .monthFirst), "2024-09-01")
     XCTAssertEqual(iso("03-07-2019", order: .monthFirst), "2019-03-07")
     XCTAssertEqual(iso("23-01-27 12:11", order: .yearFirst), "2023-01-27")
+    // A year's 0 read as 8, 6 or 9, and a 0 read as @: mended, and marked so.
+    XCTAssertEqual(iso("Date: 08/09/2817"), "2017-09-08")
+    XCTAssertEqual(ReceiptDate.dates(in: "Datum: 22-05-2621 18:42").first?.repaired, true)
+    XCTAssertEqual(iso("Date: 10/1@/24 19:@5"), "2024-10-10")
+    XCTAssertNil(iso("Date: 08/09/2317"))
     XCTAssertEqual(iso("23-01-27 12:11"), "2027-01-23")
     // Year first, the usual order after it: the fallback for a reading after the photo was taken.
     XCTAssertEqual(
