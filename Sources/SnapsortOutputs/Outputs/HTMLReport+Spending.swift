@@ -9,7 +9,8 @@ extension HTMLReport {
     let currencies = Set(stats.spendByMonth.map { $0.currency ?? "no currency" }).sorted()
     let charts = currencies.map { currency in
       let months = stats.spendByMonth.filter { ($0.currency ?? "no currency") == currency }
-      let merchants = stats.spendByMerchant.filter { ($0.currency ?? "no currency") == currency }.prefix(topMerchants)
+      let merchants = stats.spendByMerchant.filter { ($0.currency ?? "no currency") == currency }.prefix(
+        topMerchants)
       return """
         <div class="chart"><h3>\(HTMLText.escape(currency)) by month</h3>\(barsHTML(Array(months)))</div>
         <div class="chart"><h3>\(HTMLText.escape(currency)): top merchants</h3>\(barsHTML(Array(merchants)))</div>
