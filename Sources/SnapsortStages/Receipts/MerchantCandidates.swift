@@ -72,7 +72,7 @@ public struct MerchantCandidates: Sendable {
   }
 
   /// Every feature this build computes, by the name the model file uses.
-  static let featureNames = [
+  public static let featureNames = [
     "above_address", "address", "address_below", "amount", "brand", "centre", "company", "confidence", "date",
     "digits", "first_row", "height", "joined", "legal", "letters", "name_rank", "not_name", "odd_case",
     "phone_or_tax", "phone_or_tax_below", "punctuation", "registration", "registration_below", "row",

@@ -26,7 +26,7 @@ public struct TotalCandidates: Sendable {
   }
 
   /// Every feature this build computes, by the name the model file uses.
-  static let featureNames = [
+  public static let featureNames = [
     "arithmetic", "card", "cash", "cash_change", "change", "confidence", "count", "currency", "derived",
     "equals_subtotal", "height", "items_sum", "label_above", "label_below", "labelled", "largest",
     "magnitude",
