@@ -118,15 +118,13 @@ public struct CardCrop: Artifact {
   }
 }
 
-/// What zbar read in a card crop's grey pixels, in the upright crop's coordinates, and how it
-/// scanned (every `density`-th row and column, light-on-dark codes too when `inverted`).
+/// What zbar read in a card crop's grey pixels, in the upright crop's coordinates, and whether
+/// it looked for light-on-dark codes too (`inverted`).
 public struct CropCodeScan: Sendable {
   public var symbols: [ZBarScanner.Symbol]
-  public var density: Int
   public var inverted: Bool
-  public init(symbols: [ZBarScanner.Symbol], density: Int, inverted: Bool) {
+  public init(symbols: [ZBarScanner.Symbol], inverted: Bool) {
     self.symbols = symbols
-    self.density = density
     self.inverted = inverted
   }
 

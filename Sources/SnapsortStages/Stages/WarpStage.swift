@@ -187,7 +187,7 @@ public final class WarpStage: Stage {
           height: options.textOrientationHeight, languages: options.textOrientationLanguages,
           segmentation: Int(TesseractEngine.PageSegmentation.sparseText.rawValue), result: $0)
       },
-      CropCodeScan(symbols: symbols, density: Self.zbarDensity, inverted: true)
+      CropCodeScan(symbols: symbols, inverted: true)
     )
   }
 }

@@ -42,7 +42,7 @@ final class PlainZBarTests: XCTestCase {
   }
 
   func testTurnedScanMirrorsItsPointsThroughTheCentre() {
-    let scan = CropCodeScan(symbols: [Self.ean13], density: 2, inverted: true)
+    let scan = CropCodeScan(symbols: [Self.ean13], inverted: true)
     let turned = scan.turned(width: 1012, height: 638)
     XCTAssertEqual(turned.symbols[0].points, [Point(911, 337), Point(511, 337)])
     XCTAssertEqual(turned.turned(width: 1012, height: 638).symbols, scan.symbols)
