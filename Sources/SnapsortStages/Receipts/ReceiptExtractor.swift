@@ -59,9 +59,7 @@ public struct ReceiptExtractor: Sendable {
   /// 2017; `ReceiptDate` reads years 1990–2099 only): the next date read wins, or the record
   /// names the refused one in `date_rejected`.
   public func extract(_ rows: [ReceiptLine], latestDate: String? = nil) -> ReceiptRecord {
-    let lines = rows.enumerated().map { index, row in
-      Self.prepare(index: index, text: row.text, confidence: row.confidence)
-    }
+    let lines = Self.lines(rows)
     var receipt = ReceiptRecord()
     var fields: [String: ReceiptField] = [:]
     readHeader(lines, rows: rows, latestDate: latestDate, into: &receipt, fields: &fields)
@@ -168,6 +166,11 @@ public struct ReceiptExtractor: Sendable {
   /// What OCR reads a vertical or horizontal rule, or the paper's edge, as.
   static let ruleStrokes = CharacterSet(charactersIn: "|¦!_:;.,'`\"-—–~")
 
+  /// The rows as the extractor reads them: each with its amounts, price and folded text.
+  static func lines(_ rows: [ReceiptLine]) -> [Line] {
+    rows.enumerated().map { index, row in prepare(index: index, text: row.text, confidence: row.confidence) }
+  }
+
   static func prepare(index: Int, text: String, confidence: Double) -> Line {
     let amounts = Money.amounts(in: text)
     var price: Money?
@@ -215,8 +218,7 @@ public struct ReceiptExtractor: Sendable {
   /// The rules' merchant and the header's candidates with their features, for the fitting
   /// script (`bench/receipts/fit_merchant.py`).
   public func merchantEvidence(_ rows: [ReceiptLine]) -> MerchantCandidates.Evidence {
-    let lines = rows.enumerated().map { Self.prepare(index: $0, text: $1.text, confidence: $1.confidence) }
-    let rules = ruleMerchant(lines)?.value
+    let rules = ruleMerchant(Self.lines(rows))?.value
     return MerchantCandidates.Evidence(
       rules: rules, rulesBrand: rules.map(merchantCandidates.namesBrand) ?? false,
       candidates: merchantCandidates.candidates(Self.candidateRows(rows)))
@@ -703,6 +705,12 @@ public struct ReceiptExtractor: Sendable {
     var card: [(money: Money, line: Int)] = []
     /// By card or in cash (the amount due or more).
     var all: [(money: Money, line: Int)] = []
+
+    /// Cash given less change returned, where more was given than returned.
+    var cashLessChange: Money? {
+      guard let cash, let change, cash > change else { return nil }
+      return cash - change
+    }
   }
 
   /// The page's totals as the rules read them, with what the total model weighs besides.
@@ -715,14 +723,16 @@ public struct ReceiptExtractor: Sendable {
       readSubtotalSavingsAndTax(lines, line, into: &totals)
       readPayment(lines, line, into: &payments)
     }
-    totals.total = total(lines, candidates: labelled, payments: payments, subtotal: totals.subtotal)
+    let gross = taxTableGross(lines)
+    totals.total = total(
+      lines, candidates: labelled, payments: payments, subtotal: totals.subtotal, gross: gross)
     // A saving read above the subtotal or total may be a discount printed under an item, with
     // more items below it: the items end at the subtotal or total when either was read.
     let firstTotalsLine =
       [totals.subtotal?.line, totals.total?.line].compactMap { $0 }.min() ?? totals.savings?.line
     return TotalCandidates.Page(
       lines: lines, heights: TotalCandidates.heights(rows), totals: totals, labelled: labelled,
-      payments: payments, items: ReceiptItems.items(lines, end: firstTotalsLine ?? lines.count))
+      payments: payments, gross: gross, items: ReceiptItems.items(lines, end: firstTotalsLine ?? lines.count))
   }
 
   /// The rules' total, unless the total model prefers another of the page's amounts by its
@@ -740,8 +750,7 @@ public struct ReceiptExtractor: Sendable {
   /// The rules' total and the page's amounts with their features, for the fitting script
   /// (`bench/receipts/fit_total.py`).
   public func totalEvidence(_ rows: [ReceiptLine]) -> TotalCandidates.Evidence {
-    let lines = rows.enumerated().map { Self.prepare(index: $0, text: $1.text, confidence: $1.confidence) }
-    let page = Self.totalsPage(lines, rows: rows)
+    let page = Self.totalsPage(Self.lines(rows), rows: rows)
     return TotalCandidates.Evidence(
       rules: page.totals.total?.value.description, candidates: TotalCandidates.candidates(page))
   }
@@ -833,7 +842,7 @@ public struct ReceiptExtractor: Sendable {
   /// The total: what cash minus change paid when a label prints it, else the best-supported
   /// labelled amount or card payment, else cash minus change, else the subtotal.
   static func total(
-    _ lines: [Line], candidates: [TotalCandidate], payments: Payments, subtotal: Found<Money>?
+    _ lines: [Line], candidates: [TotalCandidate], payments: Payments, subtotal: Found<Money>?, gross: Money?
   ) -> Found<Money>? {
     // Cash given minus change returned is what was due.
     if let cash = payments.cash, let change = payments.change, change.cents >= 0, cash > change {
@@ -842,10 +851,10 @@ public struct ReceiptExtractor: Sendable {
         return Found(value: paid, confidence: 0.95, line: match.line)
       }
     }
-    if let best = bestSupportedTotal(lines, candidates: candidates, payments: payments) {
+    if let best = bestSupportedTotal(lines, candidates: candidates, payments: payments, gross: gross) {
       return best
-    } else if let cash = payments.cash, let change = payments.change, cash > change {
-      return Found(value: cash - change, confidence: 0.5, line: lines.firstIndex { $0.price == cash } ?? 0)
+    } else if let paid = payments.cashLessChange {
+      return Found(value: paid, confidence: 0.5, line: lines.firstIndex { $0.price == payments.cash } ?? 0)
     } else if let subtotal {
       return Found(value: subtotal.value, confidence: 0.4, line: subtotal.line)
     }
@@ -854,13 +863,12 @@ public struct ReceiptExtractor: Sendable {
 
   /// The labelled amount or card payment that the most evidence supports.
   static func bestSupportedTotal(
-    _ lines: [Line], candidates: [TotalCandidate], payments: Payments
+    _ lines: [Line], candidates: [TotalCandidate], payments: Payments, gross: Money?
   ) -> Found<Money>? {
     // A labelled amount is weighed by its label, and by independent readings of the same sum:
     // a payment of it and the gross column of the VAT table. Two agreeing readings outvote one
     // misread label ("Total Gross 88.54" against "Total 85.54" and "Visa 85.54"); a card
     // payment with the table behind it is the total even where no label was read right.
-    let gross = taxTableGross(lines)
     func score(_ money: Money, weight: Int) -> Double {
       Double(weight) + (payments.all.contains { $0.money == money } ? 1.5 : 0) + (gross == money ? 1.5 : 0)
     }

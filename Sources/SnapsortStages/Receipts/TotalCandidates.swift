@@ -44,6 +44,8 @@ public struct TotalCandidates: Sendable {
     var totals: ReceiptExtractor.Totals
     var labelled: [ReceiptExtractor.TotalCandidate]
     var payments: ReceiptExtractor.Payments
+    /// The VAT table's gross column (`ReceiptExtractor.taxTableGross`).
+    var gross: Money?
     /// The items the rules read above the totals.
     var items: [ReceiptItems.Item]
 
@@ -62,19 +64,22 @@ public struct TotalCandidates: Sendable {
   /// The candidates of a page, largest amount first.
   static func candidates(_ page: Page) -> [Candidate] {
     var byValue: [Money: [Occurrence]] = [:]
-    for occurrence in occurrences(page) where occurrence.money.cents > 0 {
+    let arithmetic = arithmeticSums(page)
+    let implied = [page.payments.cashLessChange, page.gross].compactMap { $0 } + arithmetic
+    for occurrence in occurrences(page, implied: implied) where occurrence.money.cents > 0 {
       byValue[occurrence.money, default: []].append(occurrence)
     }
     let values = byValue.keys.sorted(by: >)
-    let context = Context(page: page, values: values)
+    let context = Context(page: page, values: values, arithmetic: arithmetic)
     return values.enumerated().map { rank, money in
       candidate(money, rank: rank, occurrences: byValue[money]!, context: context)
     }
   }
 
   /// Every amount printed, each labelled line's amount (also one printed on the next row or with
-  /// its point lost), and the sums the page implies.
-  static func occurrences(_ page: Page) -> [Occurrence] {
+  /// its point lost), and the sums the page implies (`implied`: cash minus change, the VAT
+  /// table's gross, the subtotal with savings and tax applied).
+  static func occurrences(_ page: Page, implied: [Money]) -> [Occurrence] {
     let lines = page.lines
     var found: [Occurrence] = []
     for line in lines {
@@ -86,20 +91,10 @@ public struct TotalCandidates: Sendable {
         found.append(Occurrence(money: labelled, line: line.index, labelled: true))
       }
     }
-    for implied in impliedSums(page) {
-      found.append(Occurrence(money: implied, line: nil, labelled: false))
+    for sum in implied {
+      found.append(Occurrence(money: sum, line: nil, labelled: false))
     }
     return found
-  }
-
-  /// Cash minus change, the VAT table's gross, and the subtotal with savings and tax applied.
-  static func impliedSums(_ page: Page) -> [Money] {
-    var sums: [Money] = []
-    if let cash = page.payments.cash, let change = page.payments.change, cash > change {
-      sums.append(cash - change)
-    }
-    if let gross = ReceiptExtractor.taxTableGross(page.lines) { sums.append(gross) }
-    return sums + arithmeticSums(page)
   }
 
   /// The subtotal less savings, plus tax, and each alone, where the page reads them.
@@ -122,16 +117,14 @@ public struct TotalCandidates: Sendable {
     var arithmetic: Set<Money>
     var itemsSum: Money?
 
-    init(page: Page, values: [Money]) {
+    init(page: Page, values: [Money], arithmetic: [Money]) {
       self.page = page
       count = max(1, page.lines.count)
       largest = values.first
       rules = page.totals.total?.value
-      if let cash = page.payments.cash, let change = page.payments.change, cash > change {
-        cashChange = cash - change
-      }
-      gross = ReceiptExtractor.taxTableGross(page.lines)
-      arithmetic = Set(TotalCandidates.arithmeticSums(page))
+      cashChange = page.payments.cashLessChange
+      gross = page.gross
+      self.arithmetic = Set(arithmetic)
       itemsSum = page.itemsSum
     }
   }
