@@ -68,6 +68,15 @@ struct ReceiptTextCommand: ParsableCommand {
       """)
   var totalCandidates = false
 
+  @Flag(
+    name: .long,
+    help: """
+      Instead of records, one line of JSON per file with what it says of its currency: the \
+      marks' weights (marks, and dollar for the `$` sign), the kinds of evidence of a country \
+      per currency (country) and the language's currency, for bench/receipts/fit_currency.py.
+      """)
+  var currencyEvidence = false
+
   @Flag(name: .long, help: "Choose the total by the extractor's rules alone, without the total model.")
   var totalRules = false
 
@@ -80,8 +89,9 @@ struct ReceiptTextCommand: ParsableCommand {
 
   func validate() throws {
     guard !paths.isEmpty else { throw ValidationError("give a text file or a folder of them") }
-    guard !(merchantCandidates && totalCandidates) else {
-      throw ValidationError("--merchant-candidates and --total-candidates dump one model's evidence each")
+    guard [merchantCandidates, totalCandidates, currencyEvidence].filter({ $0 }).count <= 1 else {
+      throw ValidationError(
+        "--merchant-candidates, --total-candidates and --currency-evidence dump one kind of evidence each")
     }
   }
 
@@ -103,11 +113,13 @@ struct ReceiptTextCommand: ParsableCommand {
     var failed = 0
     var rows: [[String]] = []
     for input in inputs {
-      if merchantCandidates || totalCandidates {
+      if merchantCandidates || totalCandidates || currencyEvidence {
         do {
           let lines = try ReceiptTextLines.read(input.url, name: input.name)
           if merchantCandidates {
             try printEvidence(input.name, extraction.merchantEvidence(from: lines))
+          } else if currencyEvidence {
+            try printEvidence(input.name, extraction.currencyEvidence(from: lines))
           } else {
             try printEvidence(input.name, extraction.totalEvidence(from: lines))
           }
@@ -152,6 +164,8 @@ struct ReceiptTextCommand: ParsableCommand {
           try printEvidence(record.file, extraction.merchantEvidence(fromRows: record.rows))
         } else if totalCandidates {
           try printEvidence(record.file, extraction.totalEvidence(fromRows: record.rows))
+        } else if currencyEvidence {
+          try printEvidence(record.file, extraction.currencyEvidence(fromRows: record.rows))
         } else {
           let output = ReceiptTextExtraction.Output(
             file: record.file, receipt: extraction.receipt(fromRows: record.rows))

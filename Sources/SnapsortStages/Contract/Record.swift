@@ -302,6 +302,10 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
   /// True when the receipt names no currency and `currency` is the configured
   /// `default_currency`; absent when the currency was read from the receipt.
   public var currencyAssumed: Bool?
+  /// What named the currency: `marks` printed beside the amounts (`RM`, `EUR`, `€`, `$`), the
+  /// `country` the receipt was printed in (a legal form, a web address, a telephone's calling
+  /// code, the country's name) or its `language`; absent when it is assumed or unknown.
+  public var currencyEvidence: String?
   /// The page `text`'s boxes are measured on, so a viewer can mark a line on the photo.
   public var textPage: TextPage?
 
@@ -314,6 +318,7 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     case referenceNumber = "reference_number"
     case dateRejected = "date_rejected"
     case currencyAssumed = "currency_assumed"
+    case currencyEvidence = "currency_evidence"
     case textPage = "text_page"
   }
 }

@@ -110,15 +110,16 @@ public struct ReceiptExtractor: Sendable {
     _ lines: [Line], rows: [ReceiptLine], latestDate: String?, into receipt: inout ReceiptRecord,
     fields: inout [String: ReceiptField]
   ) {
-    let currency = Self.currency(lines)
-    receipt.currency = currency?.value
-    Self.set(&fields, "currency", currency?.value, currency?.confidence ?? 0, currency?.line)
+    let currency = CurrencyEvidence(lines).choice
+    receipt.currency = currency?.currency
+    receipt.currencyEvidence = currency?.source
+    Self.set(&fields, "currency", currency?.currency, currency?.confidence ?? 0, currency?.line)
 
     if let merchant = merchant(lines, rows: rows) {
       receipt.merchant = merchant.value
       Self.set(&fields, "merchant", merchant.value, merchant.confidence, merchant.line)
     }
-    let order = Self.dateOrder(lines, currency: currency?.value)
+    let order = Self.dateOrder(lines, currency: currency?.currency)
     let date = Self.date(lines, order: order, latest: latestDate)
     if date == nil, latestDate != nil, let refused = Self.date(lines, order: order) {
       receipt.dateRejected = "\(refused.value.iso) (line \(refused.line)): after the photo was taken"
@@ -602,37 +603,17 @@ public struct ReceiptExtractor: Sendable {
     let escaped = NSRegularExpression.escapedPattern(for: String(symbol))
     return TextPattern(#"\#(escaped)\s?\d{1,7}[.,]\d{2}(?!\d)|(?<!\d)\d{1,7}[.,]\d{2}\s?\#(escaped)"#)
   }
+  /// A currency word written against an amount (`RM1.92`, `12,50zł`), in any case.
+  static let wordAmounts = Dictionary(
+    uniqueKeysWithValues: currencyWords.map { word, _ in
+      (
+        word,
+        TextPattern(
+          #"(?i)(?<!\p{L})\#(word)\d{1,7}[.,]\d{2}(?!\d)|(?<![\d.,])\d{1,7}[.,]\d{2}\#(word)(?!\p{L})"#)
+      )
+    })
   static let symbolAmounts = Dictionary(
     uniqueKeysWithValues: currencySymbols.map { ($0.0, symbolAmount($0.0)) })
-
-  /// The currency the receipt's marks name most: codes (0.9), words such as `RM` (0.8) and
-  /// symbols beside an amount (0.8, `$` 0.6, since it also prefixes other dollars) or alone (0.5), each mark
-  /// counted once per line and twice on a total's line. A symbol away from an amount is not a
-  /// mark: OCR reads `C` as `€` and `E` as `£` in document numbers.
-  static func currency(_ lines: [Line]) -> Found<String>? {
-    struct Tally {
-      var weight = 0.0
-      var confidence = 0.0
-      /// The first line naming it, or the first total's line that does.
-      var line: Int
-      var onTotal: Bool
-    }
-    var tallies: [String: Tally] = [:]
-    for line in lines {
-      let onTotal = ReceiptKeywords.totalWeight(line.folded) > 0
-      for mark in marks(on: line) {
-        var tally = tallies[mark.value] ?? Tally(line: line.index, onTotal: onTotal)
-        tally.weight += mark.confidence * (onTotal ? 2 : 1)
-        tally.confidence = max(tally.confidence, mark.confidence)
-        if onTotal && !tally.onTotal { (tally.line, tally.onTotal) = (line.index, true) }
-        tallies[mark.value] = tally
-      }
-    }
-    guard let best = tallies.max(by: { ($0.value.weight, $1.key) < ($1.value.weight, $0.key) }) else {
-      return nil
-    }
-    return Found(value: best.key, confidence: best.value.confidence, line: best.value.line)
-  }
 
   /// The currencies one line names, each once, with how surely: a code in capitals (`EUR`,
   /// not the `Sek` of an address), a word, a symbol beside an amount, or a symbol other than `$`
@@ -642,13 +623,16 @@ public struct ReceiptExtractor: Sendable {
     var found: [String: Double] = [:]
     let tokens = line.text.split(whereSeparator: { !$0.isLetter }).map(String.init)
     for code in tokens where currencyCodes.contains(code) { found[code] = max(found[code] ?? 0, 0.9) }
-    for (word, code) in currencyWords where line.folded.contains(" \(word) ") {
+    for (word, code) in currencyWords
+    where line.folded.contains(" \(word) ") || wordAmounts[word]!.firstMatch(in: line.text) != nil {
       found[code] = max(found[code] ?? 0, 0.8)
     }
     let characters = Array(line.text)
     for (symbol, code) in currencySymbols where line.text.contains(symbol) {
       if symbolAmounts[symbol]!.firstMatch(in: line.text) != nil {
-        found[code] = max(found[code] ?? 0, symbol == "$" ? 0.6 : 0.8)
+        // `$` stays a sign: `CurrencyEvidence` decides whose dollar (or peso, or ringgit) it is.
+        let key = symbol == "$" ? "$" : code
+        found[key] = max(found[key] ?? 0, symbol == "$" ? 0.6 : 0.8)
       } else if symbol != "$",
         characters.indices.contains(where: { index in
           characters[index] == symbol && (index == 0 || " /".contains(characters[index - 1]))
@@ -749,6 +733,10 @@ public struct ReceiptExtractor: Sendable {
 
   /// The rules' total and the page's amounts with their features, for the fitting script
   /// (`bench/receipts/fit_total.py`).
+  public func currencyEvidence(_ rows: [ReceiptLine]) -> CurrencyEvidence {
+    CurrencyEvidence(Self.lines(rows))
+  }
+
   public func totalEvidence(_ rows: [ReceiptLine]) -> TotalCandidates.Evidence {
     let page = Self.totalsPage(Self.lines(rows), rows: rows)
     return TotalCandidates.Evidence(

@@ -88,6 +88,16 @@ public struct ReceiptTextExtraction: Sendable {
     extractor.totalEvidence(rows)
   }
 
+  /// What the rows `lines` rebuild say of the receipt's currency: marks, country and language.
+  public func currencyEvidence(from lines: [TesseractEngine.Item]) -> CurrencyEvidence {
+    extractor.currencyEvidence(ReceiptLine.rows(from: lines))
+  }
+
+  /// What a record's rows say of the receipt's currency.
+  public func currencyEvidence(fromRows rows: [ReceiptLine]) -> CurrencyEvidence {
+    extractor.currencyEvidence(rows)
+  }
+
   /// Each record of a run's `records.jsonl` that has receipt rows: its file and its rows, each
   /// row one `ReceiptLine` of its text, box and confidence.
   public static func recordRows(at url: URL) throws -> [(file: String, rows: [ReceiptLine])] {

@@ -113,6 +113,35 @@ final class ReceiptTextTests: XCTestCase {
     XCTAssertNil(currency(["SHOP", "Ref £75474", "Tea 2.00", "TOTAL 2.00"]))
   }
 
+  /// Issue #27 item 3: a receipt that prints no currency is in its country's (a legal form, a
+  /// web address, a telephone's calling code, the country's name), else its language's; a `$`
+  /// is the country's money when the receipt names a country.
+  func testACurrencyFromTheCountryOrTheLanguageWhenNoMarkNamesIt() {
+    func read(_ lines: [String]) -> (String?, String?) {
+      let receipt = ReceiptExtractor().extract(rows(lines))
+      return (receipt.currency, receipt.currencyEvidence)
+    }
+    let malaysian = ["KEDAI MAJU SDN BHD", "Jalan 3", "Tea 2.00", "TOTAL 2.00"]
+    XCTAssertTrue(read(malaysian) == ("MYR", "country"))
+    XCTAssertTrue(read(["SHOP", "www.shop.com.my", "Tea 2.00", "TOTAL 2.00"]) == ("MYR", "country"))
+    XCTAssertTrue(
+      read(["SHOP", "40150 SHAH ALAM, SELANGOR.", "Tea 2.00", "TOTAL 2.00"]) == ("MYR", "country"))
+    XCTAssertTrue(read(["SHOP", "Austin, TX 78701", "Tea 2.00", "TOTAL 2.00"]) == ("USD", "country"))
+    XCTAssertTrue(
+      read(["SKLEP", "tel. +48 22 123 45 67", "Herbata 2,00", "RAZEM 2,00"]) == ("PLN", "country"))
+    XCTAssertTrue(read(malaysian.dropLast() + ["TOTAL $2.00"]) == ("MYR", "marks"), "a ringgit printed as $")
+    XCTAssertTrue(read(["SHOP", "Tea 2.00", "TOTAL $2.00"]) == ("USD", "marks"))
+    XCTAssertTrue(
+      read(["SHOP", "Tea 2.00", "TOTAL RM2.00"]) == ("MYR", "marks"), "a word against the amount")
+    XCTAssertTrue(
+      read(["BÄCKEREI", "Brot 2,49", "Zwischensumme 2,49", "Summe 2,49", "Bar 5,00", "Rückgeld 2,51"])
+        == ("EUR", "language"))
+    XCTAssertTrue(
+      read(["SHOP", "Pfand +49.90", "Tea 2.00", "TOTAL 2.00"]) == (nil, nil), "a signed amount is no phone")
+    XCTAssertTrue(
+      read(["SHOP", "shop.de", "Tea 2.00", "TOTAL 2.00"]) == (nil, nil), "a word.de is no web address")
+  }
+
   /// Issue #27: a date after the photo was taken is a misread; the next date read wins, and when
   /// none is left the record says which date it refused and why.
   func testDatesAfterThePhotoOrBefore1990AreRefused() {
@@ -198,7 +227,8 @@ final class ReceiptTextTests: XCTestCase {
     // "$" before a document code is not a dollar amount, so 12/02/2018 stays day first.
     let malaysian = ReceiptExtractor(catalog: catalog).extract(
       rows(["HARDWARE SDN BHD", "DocNo C$00013281 Date 12/02/2018", "TOTAL 270.30"]))
-    XCTAssertNil(malaysian.currency)
+    XCTAssertEqual(malaysian.currency, "MYR", "the legal form's country's, not the `$`'s")
+    XCTAssertEqual(malaysian.currencyEvidence, "country")
     XCTAssertEqual(malaysian.date, "2018-02-12")
     XCTAssertEqual(receipt.total, "24.23")
     XCTAssertEqual(receipt.fields?["total"]?.line, 5)
