@@ -24,7 +24,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rendered_errors import causes  # noqa: E402
+from rendered_errors import causes, read_records  # noqa: E402
 from score import amount, read_predictions  # noqa: E402
 
 
@@ -83,11 +83,7 @@ def main():
     ap.add_argument("--by", default="capture")
     args = ap.parse_args()
     preds = read_predictions([args.run])
-    records = {}
-    for line in open(args.run, encoding="utf-8"):
-        if line.strip():
-            r = json.loads(line)
-            records[os.path.splitext(os.path.basename(r.get("file", "")))[0]] = r
+    records = read_records(args.run)
     counts, by = collections.Counter(), collections.Counter()
     for name in sorted(os.listdir(args.folder)):
         if not name.endswith(".json"):
