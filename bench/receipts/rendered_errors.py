@@ -44,6 +44,16 @@ def causes(expected, predicted):
     return out
 
 
+def read_records(path):
+    """A run's records (records.jsonl) by image stem."""
+    records = {}
+    for line in open(path, encoding="utf-8"):
+        if line.strip():
+            r = json.loads(line)
+            records[os.path.splitext(os.path.basename(r.get("file", "")))[0]] = r
+    return records
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("folder")
@@ -54,11 +64,7 @@ def main():
     ap.add_argument("--total", action="store_true", help="list receipts whose total is wrong instead")
     args = ap.parse_args()
     preds = read_predictions([args.run])
-    records = {}
-    for line in open(args.run, encoding="utf-8"):
-        if line.strip():
-            r = json.loads(line)
-            records[os.path.splitext(os.path.basename(r.get("file", "")))[0]] = r
+    records = read_records(args.run)
     counts = collections.Counter()
     by_family = collections.Counter()
     for name in sorted(os.listdir(args.folder)):

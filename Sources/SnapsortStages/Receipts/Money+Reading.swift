@@ -12,17 +12,22 @@ extension Money {
 
   // Digits with optional thousands groups, then a comma or point and exactly two digits; OCR
   // sometimes puts a space beside the separator. Not part of a date (12.03.2024), a time, a
-  // longer number or a percentage.
+  // longer number or a percentage. OCR reads a faint 0 as `@` (`5.8@`, `48,@6`, `8@,32`): an `@`
+  // is a 0 among the cents or just before the separator, never before the units (`3 @1,95` is a
+  // quantity at a unit price).
   private static let pattern = TextPattern(
-    #"(?<![\d.,:/])(-\s?)?(\d{1,3}(?:[.,' ]\d{3})+|\d{1,7})\s?[.,]\s?(\d{2})(?![\d%]|[.,:/]\d|\s%)(\s?-)?"#)
+    #"(?<![\d.,:/])(-\s?)?(\d{1,3}(?:[.,' ]\d{3})+|\d{1,6}@|\d{1,7})\s?[.,]\s?([\d@]{2})(?![\d@%]|[.,:/][\d@]|\s%)(\s?-)?"#
+  )
 
   /// Every amount in `text`, left to right.
   public static func amounts(in text: String) -> [Found] {
     var result: [Found] = []
     for match in pattern.matches(in: text) {
       guard let whole = match[2], let fraction = match[3] else { continue }
-      let digits = whole.filter(\.isNumber)
-      guard let units = Int(digits), let minor = Int(fraction) else { continue }
+      let digits = whole.map { $0 == "@" ? "0" : $0 }.filter(\.isNumber)
+      guard let units = Int(String(digits)),
+        let minor = Int(fraction.replacingOccurrences(of: "@", with: "0"))
+      else { continue }
       let negative = match[1] != nil || match[4] != nil
       let lower = text.distance(from: text.startIndex, to: match.range.lowerBound)
       let upper = text.distance(from: text.startIndex, to: match.range.upperBound)

@@ -27,12 +27,17 @@ public enum ReceiptImaging {
 
   /// Otsu's threshold of a grey bitmap: pixels above it are the brighter class.
   public static func otsu(_ gray: Bitmap) -> Int {
-    let histogram = histogram(gray)
-    let total = Double(gray.pixelCount)
+    otsu(histogram(gray), upTo: 255)
+  }
+
+  /// Otsu's threshold of the values `0...upTo` of a histogram: the split of those pixels alone
+  /// into a darker and a brighter class.
+  static func otsu(_ histogram: [Int], upTo top: Int) -> Int {
+    let total = Double(histogram[0...top].reduce(0, +))
     var sum = 0.0
-    for i in 0..<256 { sum += Double(i * histogram[i]) }
+    for i in 0...top { sum += Double(i * histogram[i]) }
     var weightBelow = 0.0, sumBelow = 0.0, best = 0.0, threshold = 127
-    for t in 0..<256 {
+    for t in 0...top {
       weightBelow += Double(histogram[t])
       if weightBelow == 0 { continue }
       let weightAbove = total - weightBelow
@@ -362,13 +367,55 @@ public enum ReceiptImaging {
     public var aspect: Double
     /// Whether the quad is taller than wide.
     public var portrait: Bool
+    /// The image edges the region reaches.
+    public var edges: Edges
+
+    public struct Edges: OptionSet, Sendable, Equatable {
+      public let rawValue: Int
+      public init(rawValue: Int) { self.rawValue = rawValue }
+      public static let top = Edges(rawValue: 1)
+      public static let bottom = Edges(rawValue: 2)
+      public static let left = Edges(rawValue: 4)
+      public static let right = Edges(rawValue: 8)
+    }
   }
 
   /// Finds the largest 4-connected region brighter than Otsu's threshold.
   public static func paper(in gray: Bitmap) -> PaperRegion? {
+    guard gray.width > 4, gray.height > 4 else { return nil }
+    return region(largestRegion(gray, above: UInt8(otsu(gray))), width: gray.width, height: gray.height)
+  }
+
+  /// The paper as `paper(in:)` finds it, grown over its shaded part when that reads better.
+  ///
+  /// A crease or fold in a photographed receipt shades a strip of the paper below Otsu's
+  /// threshold, and the largest bright region is then only the lit part: the flattened page
+  /// loses a column of print. The lit region grows into the pixels connected to it that are
+  /// brighter than the threshold splitting the darker class again (shaded paper from the
+  /// surface). The grown region is taken when it is `minimumGrowth` times the lit one or more,
+  /// `plausible` says it can be a receipt, and it reaches no edge of the image the lit region
+  /// does not: a surface's bright grain (wood, marble) spreads to the image's edges, the
+  /// shaded part of a receipt photographed whole does not.
+  public static func paper(
+    in gray: Bitmap, growingIntoShade minimumGrowth: Double, plausible: (PaperRegion) -> Bool
+  ) -> PaperRegion? {
+    guard gray.width > 4, gray.height > 4 else { return nil }
+    let counts = histogram(gray)
+    let threshold = otsu(counts, upTo: 255)
+    let lit = largestRegion(gray, above: UInt8(threshold))
+    guard let litRegion = region(lit, width: gray.width, height: gray.height) else { return nil }
+    let shade = UInt8(otsu(counts, upTo: threshold))
+    guard
+      let grown = region(grow(lit, in: gray, above: shade), width: gray.width, height: gray.height),
+      grown.areaShare >= minimumGrowth * litRegion.areaShare, plausible(grown),
+      grown.edges.isSubset(of: litRegion.edges)
+    else { return litRegion }
+    return grown
+  }
+
+  /// The largest 4-connected region of pixels brighter than `threshold`, as a mask.
+  static func largestRegion(_ gray: Bitmap, above threshold: UInt8) -> [Bool] {
     let w = gray.width, h = gray.height
-    guard w > 4, h > 4 else { return nil }
-    let threshold = UInt8(otsu(gray))
     var label = [Int32](repeating: 0, count: w * h)
     var bestLabel: Int32 = 0, bestArea = 0
     var next: Int32 = 1
@@ -393,27 +440,61 @@ public enum ReceiptImaging {
         next += 1
       }
     }
-    guard bestArea > 0 else { return nil }
+    return label.map { $0 == bestLabel && bestArea > 0 }
+  }
+
+  /// `seed` with the 4-connected pixels brighter than `threshold` it reaches.
+  static func grow(_ seed: [Bool], in gray: Bitmap, above threshold: UInt8) -> [Bool] {
+    let w = gray.width, h = gray.height
+    var mask = seed
+    var stack = seed.indices.filter { seed[$0] }
+    gray.pixels.withUnsafeBufferPointer { p in
+      func visit(_ n: Int) {
+        guard !mask[n], p[n] > threshold else { return }
+        mask[n] = true
+        stack.append(n)
+      }
+      while let i = stack.popLast() {
+        let x = i % w, y = i / w
+        if x > 0 { visit(i - 1) }
+        if x < w - 1 { visit(i + 1) }
+        if y > 0 { visit(i - w) }
+        if y < h - 1 { visit(i + w) }
+      }
+    }
+    return mask
+  }
+
+  /// A region's four extreme corners, its shares and the image edges it reaches; nil when empty.
+  static func region(_ mask: [Bool], width w: Int, height h: Int) -> PaperRegion? {
     // Extreme points along the diagonals are the corners of a convex four-sided region.
     var tl = (Double.infinity, Point(0, 0)), br = (-Double.infinity, Point(0, 0))
     var tr = (-Double.infinity, Point(0, 0)), bl = (Double.infinity, Point(0, 0))
+    var area = 0
+    var edges: PaperRegion.Edges = []
     for y in 0..<h {
-      for x in 0..<w where label[y * w + x] == bestLabel {
+      for x in 0..<w where mask[y * w + x] {
+        area += 1
         let s = Double(x + y), d = Double(x - y)
         let point = Point(Double(x), Double(y))
         if s < tl.0 { tl = (s, point) }
         if s > br.0 { br = (s, Point(Double(x + 1), Double(y + 1))) }
         if d > tr.0 { tr = (d, Point(Double(x + 1), Double(y))) }
         if d < bl.0 { bl = (d, Point(Double(x), Double(y + 1))) }
+        if y == 0 { edges.insert(.top) }
+        if y == h - 1 { edges.insert(.bottom) }
+        if x == 0 { edges.insert(.left) }
+        if x == w - 1 { edges.insert(.right) }
       }
     }
+    guard area > 0 else { return nil }
     let quad = [tl.1, tr.1, br.1, bl.1]
     let quadArea = max(1, Quad.area(quad))
     let width = (Quad.distance(quad[0], quad[1]) + Quad.distance(quad[3], quad[2])) / 2
     let height = (Quad.distance(quad[0], quad[3]) + Quad.distance(quad[1], quad[2])) / 2
     return PaperRegion(
-      quad: quad, areaShare: Double(bestArea) / Double(w * h), fill: min(1, Double(bestArea) / quadArea),
-      aspect: max(width, height) / max(1, min(width, height)), portrait: height >= width)
+      quad: quad, areaShare: Double(area) / Double(w * h), fill: min(1, Double(area) / quadArea),
+      aspect: max(width, height) / max(1, min(width, height)), portrait: height >= width, edges: edges)
   }
 
   // MARK: - Skew

@@ -95,6 +95,35 @@ final class ReceiptReadingTests: XCTestCase {
     XCTAssertLessThan(even.pixels[50 * w + 51], 150, "print in the shadow stays dark")
     XCTAssertLessThan(even.pixels[50 * w + 351], 150)
   }
+
+  func testThePaperGrowsOverItsShadedHalfButNotIntoTheSurface() {
+    // A surface (100) with a receipt (x 80..<220, y 40..<260) whose left half is in a fold's
+    // shade (150) and right half lit (240): Otsu's threshold finds the lit half only.
+    let w = 300, h = 300
+    func photo(grain: Bool) -> Bitmap {
+      var pixels = [UInt8](repeating: 100, count: w * h)
+      for y in 40..<260 { for x in 80..<220 { pixels[y * w + x] = x < 150 ? 150 : 240 } }
+      // A bright streak of the surface's grain across the image, touching the paper.
+      if grain {
+        for y in 100..<104 { for x in 0..<w where !(80..<220).contains(x) { pixels[y * w + x] = 150 } }
+      }
+      return Bitmap(width: w, height: h, format: .gray, pixels: pixels)
+    }
+    let lit = ReceiptImaging.paper(in: photo(grain: false))!
+    XCTAssertEqual(lit.quad[0].x, 150, accuracy: 1, "Otsu's region is the lit half")
+    let grown = ReceiptImaging.paper(
+      in: photo(grain: false), growingIntoShade: 1.05, plausible: ReceiptWarpStage.isPlausible)!
+    XCTAssertEqual(grown.quad[0].x, 80, accuracy: 1, "the shaded half is paper too")
+    XCTAssertEqual(grown.quad[2].x, 220, accuracy: 1)
+    XCTAssertEqual(grown.quad[2].y, 260, accuracy: 1)
+    XCTAssertEqual(grown.edges, [])
+    let streaked = ReceiptImaging.paper(
+      in: photo(grain: true), growingIntoShade: 1.05, plausible: ReceiptWarpStage.isPlausible)!
+    XCTAssertEqual(streaked.quad[0].x, 150, accuracy: 1, "grown to the image's edges: the surface, not paper")
+    let small = ReceiptImaging.paper(
+      in: photo(grain: false), growingIntoShade: 2.5, plausible: ReceiptWarpStage.isPlausible)!
+    XCTAssertEqual(small.quad[0].x, 150, accuracy: 1, "grown less than asked")
+  }
 }
 
 final class KeyLineVoteTests: XCTestCase {

@@ -23,6 +23,20 @@ final class ReceiptTextTests: XCTestCase {
     XCTAssertEqual(Money.parse("RM 9.00"), Money(cents: 900))
   }
 
+  func testAZeroReadAsAtSignInAnAmountButNotAnAtSign() {
+    func amounts(_ text: String) -> [String] { Money.amounts(in: text).map(\.money.description) }
+    XCTAssertEqual(amounts("2 AA Batteries 8p 5.8@"), ["5.80"])
+    XCTAssertEqual(amounts("2x Lingonsylt 48, @6"), ["48.06"])
+    XCTAssertEqual(amounts("4 x Kanelbulle 8@, 32"), ["80.32"])
+    XCTAssertEqual(amounts("4 x 2.60 10.4@ SR"), ["2.60", "10.40"])
+    // An @ before the units is "at": the unit price is read as printed.
+    XCTAssertEqual(amounts("Prosciutto crudo (3 @1,95) 5,85"), ["1.95", "5.85"])
+    XCTAssertEqual(amounts("3@1,95"), ["1.95"])
+    XCTAssertEqual(amounts("GST @6% 12.34"), ["12.34"])
+    // Three decimals with a 0 read as @ are a weight, not an amount.
+    XCTAssertEqual(amounts("2,10@ kg * 11,41 23,96"), ["11.41", "23.96"])
+  }
+
   func testNumericAndNamedDatesInTheTenLanguages() {
     func iso(_ text: String, order: ReceiptDate.Order = .dayFirst) -> String? {
       ReceiptDate.dates(in: text, order: order).first?.iso
