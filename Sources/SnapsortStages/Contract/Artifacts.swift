@@ -105,9 +105,13 @@ public struct CardCrop: Artifact {
   /// for the barcode stage to take as its zbar read of the crop instead of scanning it again; nil
   /// when none was made.
   public var codeScan: CropCodeScan?
+  /// The crop's grey pixels and their `TextContrast.flattened` page as the warp stage made them
+  /// for its orientation evidence, for the ocr stage to take instead of making them again; nil
+  /// when not made, or made before the crop was turned.
+  public var prepared: (gray: Bitmap, flattened: Bitmap?)?
   public init(
     image: Bitmap, quad: [Point], file: String?, quality: Int = 90, reading: CropReading? = nil,
-    codeScan: CropCodeScan? = nil
+    codeScan: CropCodeScan? = nil, prepared: (gray: Bitmap, flattened: Bitmap?)? = nil
   ) {
     self.image = image
     self.quad = quad
@@ -115,6 +119,7 @@ public struct CardCrop: Artifact {
     self.quality = quality
     self.reading = reading
     self.codeScan = codeScan
+    self.prepared = prepared
   }
 }
 

@@ -146,8 +146,9 @@ public final class OCRStage: Stage {
   public func process(_ item: PhotoItem) throws {
     let cardCrop = item.artifacts[CardCrop.self]?.image
     let image = try cardCrop ?? item.pixels().analysis
-    let plain = image.grayscale()
-    var gray = TextContrast.flattened(plain)
+    let prepared = item.artifacts[CardCrop.self]?.prepared
+    let plain = prepared?.gray ?? image.grayscale()
+    var gray = prepared?.flattened ?? TextContrast.flattened(plain)
     var readsPlain = false
     let start = DispatchTime.now().uptimeNanoseconds
     let deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))

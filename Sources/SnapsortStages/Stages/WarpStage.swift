@@ -105,13 +105,16 @@ public final class WarpStage: Stage {
       throw StageFailure("the card's corners do not form a usable quadrilateral")
     }
     var (turned, reading, codeScan): (Bool, CropReading?, CropCodeScan?) = (false, nil, nil)
+    var prepared: (gray: Bitmap, flattened: Bitmap?)?
     if !geometry.cornersAreFinal && !isPass {
-      (turned, reading, codeScan) = upsideDown(crop, item: item, quad: quad)
+      (turned, reading, codeScan, prepared) = upsideDown(crop, item: item, quad: quad)
     }
     if turned {
       crop = crop.rotated180()
       quad = Array(quad[2...] + quad[..<2])
       codeScan = codeScan?.turned(width: crop.width, height: crop.height)
+      // Flattening's tiles do not turn with the crop: the ocr stage prepares the turned one anew.
+      prepared = nil
     }
     var file: String?
     if options.writeCrop, item.outputDirectory != nil,
@@ -122,7 +125,8 @@ public final class WarpStage: Stage {
     }
     item.artifacts.write(
       CardCrop(
-        image: crop, quad: quad, file: file, quality: options.quality, reading: reading, codeScan: codeScan))
+        image: crop, quad: quad, file: file, quality: options.quality, reading: reading, codeScan: codeScan,
+        prepared: prepared))
   }
 
   /// A pass's crop: its own height over width, with as many pixels as a card's crop, so that the
@@ -152,10 +156,11 @@ public final class WarpStage: Stage {
   /// panel) may; else the crop is kept as detected. bench/names/fit_orientation.py measured the
   /// order on training cards. The type is read as the ocr stage prepares a crop
   /// (`TextContrast.flattened`), so that the reading of the way chosen is the ocr stage's coarse
-  /// reading too (returned with the verdict; nil when that way was not read), and the zbar scan
-  /// is the barcode stage's read of the crop.
+  /// reading too (returned with the verdict; nil when that way was not read), the zbar scan
+  /// is the barcode stage's read of the crop, and the grey crop and its flattened page (nil when
+  /// the text was not read) are the ocr stage's, unless the crop is turned.
   private func upsideDown(_ crop: Bitmap, item: PhotoItem, quad: [Point]) -> (
-    Bool, CropReading?, CropCodeScan
+    Bool, CropReading?, CropCodeScan, (gray: Bitmap, flattened: Bitmap?)
   ) {
     let gray = crop.grayscale(recycling: Bitmap.take(&grayBuffer))
     defer { grayBuffer = gray.pixels }
@@ -168,9 +173,8 @@ public final class WarpStage: Stage {
     // Half of it for each reading: a tiled pattern can take tesseract 250 ms of CPU a way, and a
     // loaded machine twice that in wall time, so a tight deadline would make the answer the load's.
     let deadline = Int(min(5000, item.secondsRemaining * 1000))
-    let readings =
-      barcode != nil && !logs
-      ? nil : textOrientation?.readings(TextContrast.flattened(gray), deadline: deadline)
+    let flattened = barcode != nil && !logs || textOrientation == nil ? nil : TextContrast.flattened(gray)
+    let readings = flattened.flatMap { textOrientation?.readings($0, deadline: deadline) }
     let text = readings?.evidence
     let textVerdict = text?.verdict(lead: options.textOrientationLead)
     let layout = (barcode ?? textVerdict) != nil && !logs ? nil : CardLayout.verdict(crop)
@@ -187,7 +191,7 @@ public final class WarpStage: Stage {
           height: options.textOrientationHeight, languages: options.textOrientationLanguages,
           segmentation: Int(TesseractEngine.PageSegmentation.sparseText.rawValue), result: $0)
       },
-      CropCodeScan(symbols: symbols, inverted: true)
+      CropCodeScan(symbols: symbols, inverted: true), (gray, flattened)
     )
   }
 }

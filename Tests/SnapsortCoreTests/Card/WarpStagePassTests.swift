@@ -30,3 +30,28 @@ final class WarpStagePassTests: XCTestCase {
     XCTAssertNotEqual(card.quad, quad, "a portrait quad taken for a card starts at another corner")
   }
 }
+
+/// The grey crop and flattened page the warp stage hands to the ocr stage are those the ocr
+/// stage would make from the crop itself: never the pixels of the crop before it was turned.
+final class WarpStagePreparedTests: XCTestCase {
+  func testPreparedPagesMatchTheCropAsWritten() throws {
+    let url = ClassifyStageTests.root.appendingPathComponent("samples/screenshots/screenshot-01-light.png")
+    let corners = [Point(60, 300), Point(700, 300), Point(700, 700), Point(60, 700)]
+    var handed = 0
+    // As detected, and the same card taken from its opposite corner (upside down).
+    for quad in [corners, Array(corners[2...] + corners[..<2])] {
+      let item = PhotoItem(relativePath: url.lastPathComponent, url: url, outputDirectory: nil)
+      try LoadStage(options: .init(), context: StageContext()).process(item)
+      item.artifacts.write(CardGeometry(quad: quad, confidence: 0.9, reason: nil, shape: .card))
+      try WarpStage(options: .init(), context: StageContext()).process(item)
+      let crop = try XCTUnwrap(item.artifacts[CardCrop.self])
+      guard let prepared = crop.prepared else { continue }
+      handed += 1
+      XCTAssertEqual(prepared.gray, crop.image.grayscale())
+      if let flattened = prepared.flattened {
+        XCTAssertEqual(flattened, TextContrast.flattened(crop.image.grayscale()))
+      }
+    }
+    XCTAssertGreaterThan(handed, 0, "the crop as detected is upright: its grey page is handed on")
+  }
+}
