@@ -60,6 +60,11 @@ public final class OCRStage: Stage {
     /// panel's edge, the line above, read as junk letters at the name's ends: `NameLineInk`).
     /// Held out it read 3 more screenshots' names and 2 fewer photos' (bench/names/README.md).
     public var nameLineInk: Bool = false
+    /// Before a name line is read again, rebuild its box from the ink around it (`NameLineBox`):
+    /// the letters on its baseline, without a logo the page layout took into the line, with the
+    /// letters the box ended short of. Held out it read 2 more photos' names and 5 more
+    /// screenshots' (bench/names/README.md); false reads the page reading's box.
+    public var nameLineBox: Bool = true
     /// Lines found in a card crop's pixels (connected components of ink, either polarity, in luma
     /// and colourfulness) that neither page reading has a legible line on, read on their own with
     /// `name_languages` as name candidates: how many, tallest first; 0 for none. Each costs a
@@ -138,6 +143,7 @@ public final class OCRStage: Stage {
           try context.sharedEngines.engine(languages: String($0))
         },
       rereads: options.nameRereads, lineHeight: options.nameLineHeight, inkLines: options.nameLineInk,
+      lineBox: options.nameLineBox ? NameLineBox() : nil,
       imageLines: options.nameImageLines,
       candidatesLog: logsCandidates
         ? try CandidatesLog(url: URL(fileURLWithPath: options.nameCandidatesFile)) : nil)

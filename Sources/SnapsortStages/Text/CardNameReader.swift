@@ -20,6 +20,9 @@ struct CardNameReader {
   /// Whether a line read again loses the ink reaching in over its cut's top or bottom edge first
   /// (`NameLineInk`, `name_line_ink`).
   var inkLines: Bool = false
+  /// Rebuilds a line's box from its ink before it is cut out to be read again (`name_line_box`);
+  /// nil reads the page reading's box.
+  var lineBox: NameLineBox?
   /// How many lines found in the crop's pixels, and read by neither page reading, are read on
   /// their own as candidates (`name_image_lines`).
   var imageLines: Int = 0
@@ -30,6 +33,8 @@ struct CardNameReader {
   struct LineReading: Codable {
     var text: String
     var confidence: Double
+    /// The boxes the lines were cut by, when `lineBox` rebuilt them (logged for the bench).
+    var boxes: [[Double]]? = nil
   }
 
   /// Suggested name first, deduplicated, and whether the first is the catalog's spelling (the
@@ -134,7 +139,10 @@ struct CardNameReader {
   ) -> LineReading? {
     var texts: [String] = []
     var confidence = 100.0
-    for box in candidate.lineBoxes.isEmpty ? [candidate.box] : candidate.lineBoxes {
+    var boxes: [[Double]] = []
+    for pageBox in candidate.lineBoxes.isEmpty ? [candidate.box] : candidate.lineBoxes {
+      let box = lineBox?.fitted(pageBox, in: image) ?? pageBox
+      boxes.append([box.x, box.y, box.width, box.height])
       guard let cut = Self.lineCut(box, of: image, height: lineHeight), deadline > 0 else { return nil }
       var line = cut.image
       if inkLines {
@@ -155,7 +163,8 @@ struct CardNameReader {
       texts.append(text)
       confidence = min(confidence, first.confidence)
     }
-    return LineReading(text: texts.joined(separator: " "), confidence: confidence)
+    return LineReading(
+      text: texts.joined(separator: " "), confidence: confidence, boxes: lineBox == nil ? nil : boxes)
   }
 
   /// The box with a margin of a third of its height, scaled so the box is `height` pixels high
