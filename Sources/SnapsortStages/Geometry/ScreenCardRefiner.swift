@@ -51,6 +51,27 @@ struct ScreenCardRefiner {
   /// ...and the card's top and bottom steps reach the screen's edge: their median step over
   /// this share of the screen's width next to it is an edge too.
   var edgeRun = 0.03
+  /// A card above a panel whose top or bottom makes no step (a white half of the card on a light
+  /// theme, a dark band on a dark one) is placed from the card's aspect when its left and right
+  /// sides and the other of the two are steps of at least twice `minimumStep`, its lower edge
+  /// lies between `placedGap` card heights above the panel's quad and `placedInto` below that
+  /// quad's top (which may lie inside the card's edgeless foot)...
+  var placedGap = 0.35
+  var placedInto = 0.3
+  /// The gap, in card heights, an app most often leaves between a card and its panel (train
+  /// truth's median, 0.14-0.15 on three sets).
+  var typicalGap = 0.15
+  /// ...its left and right steps run down this share of its rows...
+  var sideRun = 0.3
+  /// ...but not on past its foot in this share of the rows just below it; and it spans at least
+  /// this share of the screen's width (train cards on a screen: 0.70 and more; a word of a title
+  /// has sides and a top too). Fitted with `bench/cards/fit_screen_refiner.py` (fifth fit).
+  var runOn = 0.5
+  var placedWidth = 0.5
+  /// The placed card's sides are looked for by the step this share of the strip's rows stays
+  /// within (2/3: the step a third of them reach), not the median: a card's black band on a dark
+  /// theme hides its sides over half of them.
+  var placedSideShare = 2.0 / 3
   /// A quad this many card heights tall (for its width) is a card with something below it.
   var tallness = 1.25
   /// Largest angle, in degrees, between a side and the image's axes for the quad to be upright.
@@ -76,7 +97,8 @@ struct ScreenCardRefiner {
   /// below its card (a code panel, detail rows) that happens to have the card's shape: a
   /// rectangle of the card's aspect, about as wide, whose four sides are all steps of their own.
   /// Apps put the card above what belongs to it; on 200 train screenshots no card was found
-  /// above a quad that was already the card.
+  /// above a quad that was already the card. Where no four steps make the card, one of its top
+  /// and bottom may be placed from the aspect (`placedGap`).
   func cardAbove(_ quad: [Point]) -> [Point]? {
     guard Quad.isSquareToAxes(quad, withinDegrees: maximumTilt) else { return nil }
     let xs = quad.map(\.x), ys = quad.map(\.y)
@@ -86,7 +108,74 @@ struct ScreenCardRefiner {
       x0: max(0, x0 - aboveWidening * width), y0: max(0, y0 - (aboveGap + 1.15) * height),
       x1: min(Double(image.width), x1 + aboveWidening * width), y1: y0 - 2 + aboveInto * height)
     guard above.y1 - above.y0 > 0.6 * height else { return nil }
-    return search(above, reach: aboveReach, weakest: 2 * minimumStep)
+    return search(above, reach: aboveReach, weakest: 2 * minimumStep) ?? placedAbove(above, panelTop: y0)
+  }
+
+  /// The card above a panel with three sides of clear steps, the fourth (its top or its bottom)
+  /// placed from the card's aspect; the largest such card, of two alike the one whose foot lies
+  /// nearer the typical gap above the panel (a white foot and a white top are as likely).
+  private func placedAbove(_ box: Box, panelTop: Double) -> [Point]? {
+    guard box.x1 - box.x0 >= 32, box.y1 - box.y0 >= 20 else { return nil }
+    let weakest = 2 * minimumStep
+    var peaks: [Side: [Int]] = [:]
+    for side in Side.allCases {
+      peaks[side] = self.peaks(side, box: box, reach: aboveReach, sideShare: placedSideShare)
+        .filter { $0.step >= weakest }.map(\.position)
+    }
+    // The panel quad's own top is the panel's top or a band inside the card, never the card's foot.
+    let bottoms = (peaks[.bottom] ?? []).filter { abs(Double($0) - panelTop) > 3 }
+    var best: (area: Int, off: Double, quad: [Point])?
+    for l in peaks[.left] ?? [] {
+      for r in peaks[.right] ?? [] where Double(r - l) >= placedWidth * Double(image.width) {
+        let height = Int((Double(r - l) / CardDetector.cardAspect).rounded())
+        let spans =
+          (peaks[.top] ?? []).map { ($0, $0 + height) } + bottoms.map { ($0 - height, $0) }
+        for (t, b) in spans where t >= 0 {
+          let lower = Double(b)
+          guard lower >= panelTop - placedGap * Double(height),
+            lower <= panelTop + placedInto * Double(height)
+          else { continue }
+          let area = (r - l) * height
+          let off = abs(panelTop - lower - typicalGap * Double(height))
+          guard area > best?.area ?? 0 || (area == best?.area && off < best?.off ?? 0) else { continue }
+          guard sidesHold(l, r, from: t, to: b, least: weakest) else { continue }
+          let (x0, x1, y0, y1) = (Double(l), Double(r), Double(t), Double(b))
+          best = (area, off, [Point(x0, y0), Point(x1, y0), Point(x1, y1), Point(x0, y1)])
+        }
+      }
+    }
+    return best?.quad
+  }
+
+  /// Whether the steps at columns `l` and `r` are a card's sides from row `t` to row `b`: they
+  /// run down `sideRun` of its rows and end at its foot, where a pass's or a panel's sides run on
+  /// below a band inside it (the placed card then a slice of the pass).
+  private func sidesHold(_ l: Int, _ r: Int, from t: Int, to b: Int, least: Int) -> Bool {
+    let height = b - t
+    let rows = (t + height / 10)..<(b - height / 10)
+    let past = (b + max(1, height / 100))..<(b + max(2, height * 4 / 100))
+    return min(stepShare(at: l, rows: rows, least: least), stepShare(at: r, rows: rows, least: least))
+      >= sideRun
+      && min(stepShare(at: l, rows: past, least: least), stepShare(at: r, rows: past, least: least)) < runOn
+  }
+
+  /// The share of `rows` where the pixel edge before column `x` steps by at least `least` levels
+  /// in some channel.
+  private func stepShare(at x: Int, rows: Range<Int>, least: Int) -> Double {
+    let rows = max(0, rows.lowerBound)..<min(image.height, max(rows.lowerBound, rows.upperBound))
+    let c = image.channels, w = image.width
+    guard x >= 1, x < w, !rows.isEmpty else { return 0 }
+    var stepping = 0
+    image.pixels.withUnsafeBufferPointer { p in
+      for y in rows {
+        let a = (y * w + x) * c
+        for k in 0..<c where abs(Int(p[a + k]) - Int(p[a - c + k])) >= least {
+          stepping += 1
+          break
+        }
+      }
+    }
+    return Double(stepping) / Double(rows.count)
   }
 
   /// The card at the top of an upright `quad` too tall for a card: the card merged with what
@@ -130,7 +219,7 @@ struct ScreenCardRefiner {
 
   /// The peaks of the median step along one side's search window; a side at the image's edge
   /// keeps the edge as a candidate of zero strength.
-  private func peaks(_ side: Side, box: Box, reach: Double) -> [Peak] {
+  private func peaks(_ side: Side, box: Box, reach: Double, sideShare: Double = 0.5) -> [Peak] {
     let vertical = side == .left || side == .right
     let height = box.y1 - box.y0, width = box.x1 - box.x0
     let inward = max(8, Int(reach * height))
@@ -152,7 +241,8 @@ struct ScreenCardRefiner {
     let span = max(0, Int(spanStart))..<min(vertical ? image.height : image.width, Int(spanEnd))
     guard !span.isEmpty else { return [] }
     let positions = Array(lo...hi)
-    let steps = positions.map { medianStep(at: $0, vertical: vertical, span: span) }
+    let share = vertical ? sideShare : 0.5
+    let steps = positions.map { medianStep(at: $0, vertical: vertical, span: span, share: share) }
     let strongest = steps.max() ?? 0
     let floor = max(minimumStep, Int((relativeStep * Double(strongest)).rounded(.up)))
     var found: [Peak] = []
@@ -182,7 +272,8 @@ struct ScreenCardRefiner {
 
   /// The median over `span` of the largest channel difference across the pixel edge at
   /// `position` (between columns, or rows, `position − 1` and `position`); 0 outside the image.
-  func medianStep(at position: Int, vertical: Bool, span: Range<Int>) -> Int {
+  /// With `share`, the step that share of the span stays within (2/3: the step a third reach).
+  func medianStep(at position: Int, vertical: Bool, span: Range<Int>, share: Double = 0.5) -> Int {
     let c = image.channels, w = image.width
     guard position >= 1, position < (vertical ? image.width : image.height) else { return 0 }
     var histogram = [Int](repeating: 0, count: 256)
@@ -198,7 +289,7 @@ struct ScreenCardRefiner {
     var seen = 0
     for (value, count) in histogram.enumerated() {
       seen += count
-      if 2 * seen >= span.count { return value }
+      if Double(seen) >= share * Double(span.count) { return value }
     }
     return 255
   }

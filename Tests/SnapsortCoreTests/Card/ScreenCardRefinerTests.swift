@@ -155,6 +155,21 @@ final class ScreenCardRefinerTests: XCTestCase {
     try assertCorners(ScreenCardRefiner(image: image).cardAbove(panelQuad), within: 1)
   }
 
+  func testTheCardAboveAPanelIsPlacedFromItsAspectWhenItsFootMakesNoStep() throws {
+    // A white foot on a near-white theme (5 levels, under the smallest step) and no shadow: the
+    // card's bottom is nowhere, its top and sides are clear.
+    let image = screenshot(blur: 1, shadowAlpha: 0, panel: true, whiteFooter: true, background: 250)
+    let panelQuad = [Point(40, 660), Point(680, 660), Point(680, 1064), Point(40, 1064)]
+    let refiner = ScreenCardRefiner(image: image)
+    try assertCorners(refiner.cardAbove(panelQuad), within: 1)
+    // Nothing with sides stands above the card itself.
+    XCTAssertNil(refiner.cardAbove(truth))
+    // With no side placed (no share of rows can reach 1.01) the card is not found: its foot has no step.
+    var strict = refiner
+    strict.sideRun = 1.01
+    XCTAssertNil(strict.cardAbove(panelQuad))
+  }
+
   func testTheCardAtTheTopOfAQuadThatRunsOnIntoThePanelBelow() throws {
     // The card and the panel below it share their sides: one tall quad around both.
     let image = screenshot(blur: 20, shadowAlpha: 0.4, panel: true)
