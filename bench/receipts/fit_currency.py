@@ -6,20 +6,23 @@
 
 Each evidence line (one receipt) holds its marks' weights per currency (`marks`, and `dollar` for
 the `$` sign), the kinds of evidence of a country per currency (`country`) and its language's
-currency (`language`); `CurrencyEvidence` in Sources/SnapsortStages/Receipts/CurrencyEvidence.swift
+currency (`language`) with the number of lines its own words label (`language_lines`);
+`CurrencyEvidence` in Sources/SnapsortStages/Receipts/CurrencyEvidence.swift
 makes the same choice as `choose` here. Truth: a file named `sroie_*` is Malaysian (MYR), one
 named `rcpt-<split>-<seed>-<n>` is a render whose truth .json names its currency (found under
 --renders), anything else is German (EUR; the softmatic_de set).
 
 The grid's choice: most receipts right on the training files, then fewest wrong (a wrong currency
-is worse than none), then the smallest weights. Pass only training files to --train (SROIE folds
-0-3 per bench/receipts/folds.json, train renders); --test reports the held-out files.
+is worse than none), then the smallest weights, then the most lines a language needs. Pass only
+training files to --train (SROIE folds 0-3 per bench/receipts/folds.json, train renders); --test
+reports the held-out files.
 """
 import argparse, json, os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COUNTRY = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
 LANGUAGE = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0)
+LANGUAGE_LINES = (1, 2, 3)
 
 
 def truth(name, renders):
@@ -33,7 +36,7 @@ def truth(name, renders):
     return "EUR"
 
 
-def choose(e, country_weight, language_weight):
+def choose(e, country_weight, language_weight, language_lines):
     scores = dict(e.get("marks", {}))
     country = e.get("country", {})
     if e.get("dollar", 0) > 0:
@@ -41,7 +44,7 @@ def choose(e, country_weight, language_weight):
         scores[dollar] = scores.get(dollar, 0) + e["dollar"]
     for currency, kinds in country.items():
         scores[currency] = scores.get(currency, 0) + country_weight * kinds
-    if e.get("language"):
+    if e.get("language") and e.get("language_lines", 0) >= language_lines:
         scores[e["language"]] = scores.get(e["language"], 0) + language_weight
     if not scores:
         return None
@@ -49,10 +52,10 @@ def choose(e, country_weight, language_weight):
     return best if scores[best] > 0 else None
 
 
-def score(rows, cw, lw):
+def score(rows, cw, lw, ll):
     right = wrong = 0
     for e, t in rows:
-        got = choose(e, cw, lw)
+        got = choose(e, cw, lw, ll)
         right += got == t
         wrong += got is not None and got != t
     return right, wrong
@@ -77,13 +80,13 @@ def main():
     args = ap.parse_args()
     renders = {"train": os.path.join(args.renders, "receipts-train"), "heldout": os.path.join(args.renders, "receipts-heldout")}
     train = load(args.train, renders)
-    grid = [(cw, lw) + score(train, cw, lw) for cw in COUNTRY for lw in LANGUAGE]
-    cw, lw, right, wrong = max(grid, key=lambda g: (g[2], -g[3], -g[0], -g[1]))
-    print("train: %d receipts; chosen country %.2f, language %.2f: %d right, %d wrong, %d none" % (
-        len(train), cw, lw, right, wrong, len(train) - right - wrong))
+    grid = [(cw, lw, ll) + score(train, cw, lw, ll) for cw in COUNTRY for lw in LANGUAGE for ll in LANGUAGE_LINES]
+    cw, lw, ll, right, wrong = max(grid, key=lambda g: (g[3], -g[4], -g[0], -g[1], g[2]))
+    print("train: %d receipts; chosen country %.2f, language %.2f from %d lines: %d right, %d wrong, %d none" % (
+        len(train), cw, lw, ll, right, wrong, len(train) - right - wrong))
     for path in args.test:
         rows = load([path], renders)
-        r, w = score(rows, cw, lw)
+        r, w = score(rows, cw, lw, ll)
         print("test %s: %d receipts, %d right (%.1f %%), %d wrong, %d none" % (path, len(rows), r, 100 * r / max(1, len(rows)), w, len(rows) - r - w))
 
 

@@ -10,21 +10,28 @@ public struct CurrencyEvidence: Encodable, Sendable {
   public var dollar = 0.0
   /// For each currency, how many kinds of evidence name a country that pays in it.
   public var country: [String: Int] = [:]
-  /// The currency of the language whose own words label the receipt, when one currency covers it.
+  /// The currency of the language whose own words label the most lines, when one currency covers
+  /// it, and how many lines they label.
   public var language: String?
+  public var languageLines = 0
 
   /// How much one kind of a country's evidence and the language weigh against a mark of weight
   /// 1, fitted by bench/receipts/fit_currency.py on the receipts preset's OCR records of SROIE folds
   /// 0–3 and of the rendered train receipts (bench/gen/receipts.py --split train --seed 11).
   static let countryWeight = 1.0
   static let languageWeight = 1.0
+  /// The lines a language's own words must label before it counts.
+  static let languageMinimumLines = 1
 
   /// For each mark, the first line naming it, or the first total's line that does.
   var markLines: [String: (line: Int, onTotal: Bool)] = [:]
   var markConfidence: [String: Double] = [:]
   var countryLine: [String: Int] = [:]
 
-  enum CodingKeys: String, CodingKey { case marks, dollar, country, language }
+  enum CodingKeys: String, CodingKey {
+    case marks, dollar, country, language
+    case languageLines = "language_lines"
+  }
 
   init(_ lines: [ReceiptExtractor.Line]) {
     for line in lines {
@@ -42,8 +49,10 @@ public struct CurrencyEvidence: Encodable, Sendable {
       country[currency] = found.kinds
       countryLine[currency] = found.line
     }
-    language = ReceiptLanguage.detect(inFolded: lines.map(\.folded)).flatMap {
-      ReceiptCountry.languageCurrency[$0]
+    if let leading = ReceiptLanguage.leading(inFolded: lines.map(\.folded)),
+      let currency = ReceiptCountry.languageCurrency[leading.language]
+    {
+      (language, languageLines) = (currency, leading.lines)
     }
   }
 
@@ -57,7 +66,9 @@ public struct CurrencyEvidence: Encodable, Sendable {
     var scores = marks
     if dollar > 0 { scores[dollarCurrency, default: 0] += dollar }
     for (currency, kinds) in country { scores[currency, default: 0] += Self.countryWeight * Double(kinds) }
-    if let language { scores[language, default: 0] += Self.languageWeight }
+    if let language, languageLines >= Self.languageMinimumLines {
+      scores[language, default: 0] += Self.languageWeight
+    }
     return scores
   }
 

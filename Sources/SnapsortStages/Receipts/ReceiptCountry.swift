@@ -144,8 +144,12 @@ struct ReceiptCountry: Sendable {
     if words.regions.contains(where: line.folded.contains) { found.append("region") }
     if words.legalForms.contains(where: line.folded.contains) { found.append("legal") }
     if code == "US", ReceiptExtractor.usAddress.firstMatch(in: line.text) != nil { found.append("region") }
-    if Self.domainPatterns[code]!.firstMatch(in: lowered) != nil { found.append("domain") }
-    if Self.callingPatterns[code]!.firstMatch(in: line.text) != nil { found.append("calling") }
+    if lowered.contains("."), Self.domainPatterns[code]!.firstMatch(in: lowered) != nil {
+      found.append("domain")
+    }
+    if line.text.contains("+"), Self.callingPatterns[code]!.firstMatch(in: line.text) != nil {
+      found.append("calling")
+    }
     return found
   }
 
