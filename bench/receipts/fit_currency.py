@@ -13,9 +13,10 @@ named `rcpt-<split>-<seed>-<n>` is a render whose truth .json names its currency
 --renders), anything else is German (EUR; the softmatic_de set).
 
 The grid's choice: most receipts right on the training files, then fewest wrong (a wrong currency
-is worse than none), then the smallest weights, then the most lines a language needs. Pass only
-training files to --train (SROIE folds 0-3 per bench/receipts/folds.json, train renders); --test
-reports the held-out files.
+is worse than none), then the weights nearest 1 (a kind of evidence counts as much as a mark),
+then the most lines a language needs; of equal scores the currency with more of a country's
+evidence wins. Pass only training files to --train (SROIE folds 0-3 per
+bench/receipts/folds.json, train renders); --test reports the held-out files.
 """
 import argparse, json, os
 
@@ -48,7 +49,7 @@ def choose(e, country_weight, language_weight, language_lines):
         scores[e["language"]] = scores.get(e["language"], 0) + language_weight
     if not scores:
         return None
-    best = max(sorted(scores), key=lambda c: scores[c])
+    best = max(sorted(scores), key=lambda c: (scores[c], country.get(c, 0)))
     return best if scores[best] > 0 else None
 
 
@@ -81,7 +82,7 @@ def main():
     renders = {"train": os.path.join(args.renders, "receipts-train"), "heldout": os.path.join(args.renders, "receipts-heldout")}
     train = load(args.train, renders)
     grid = [(cw, lw, ll) + score(train, cw, lw, ll) for cw in COUNTRY for lw in LANGUAGE for ll in LANGUAGE_LINES]
-    cw, lw, ll, right, wrong = max(grid, key=lambda g: (g[3], -g[4], -g[0], -g[1], g[2]))
+    cw, lw, ll, right, wrong = max(grid, key=lambda g: (g[3], -g[4], -abs(g[0] - 1) - abs(g[1] - 1), g[2]))
     print("train: %d receipts; chosen country %.2f, language %.2f from %d lines: %d right, %d wrong, %d none" % (
         len(train), cw, lw, ll, right, wrong, len(train) - right - wrong))
     for path in args.test:

@@ -81,12 +81,17 @@ public struct CurrencyEvidence: Encodable, Sendable {
   }
 
   /// The currency with the highest score, with the confidence of its best mark (a country's
-  /// evidence alone 0.6, the language alone 0.4), and the line that named it first.
+  /// evidence alone 0.6, the language alone 0.4), and the line that named it first. Of two equal
+  /// scores the one with more of a country's evidence wins, since a language is spoken in many.
   var choice: Choice? {
-    guard let best = scores.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), best.value > 0 else {
+    let ranked = scores.map { (currency: $0.key, score: $0.value, kinds: country[$0.key] ?? 0) }
+    guard
+      let best = ranked.max(by: { ($0.score, $0.kinds, $1.currency) < ($1.score, $1.kinds, $0.currency) }),
+      best.score > 0
+    else {
       return nil
     }
-    let currency = best.key
+    let currency = best.currency
     let mark = marks[currency] != nil ? currency : (dollar > 0 && dollarCurrency == currency ? "$" : nil)
     if let mark, let line = markLines[mark]?.line {
       return Choice(currency: currency, confidence: markConfidence[mark] ?? 0, line: line, source: "marks")

@@ -151,6 +151,9 @@ final class ReceiptTextTests: XCTestCase {
       read(["BÄCKEREI", "Brot 2,49", "Zwischensumme 2,49", "Summe 2,49", "Bar 5,00", "Rückgeld 2,51"])
         == ("EUR", "language"))
     XCTAssertTrue(
+      read(["KEDAI MAJU SDN BHD", "Tea 2.00", "TOTAL 2.00", "Rückgeld 0.00"]) == ("MYR", "country"),
+      "one German word against the legal form: a tie the country wins")
+    XCTAssertTrue(
       read(["SHOP", "Pfand +49.90", "Tea 2.00", "TOTAL 2.00"]) == (nil, nil), "a signed amount is no phone")
     XCTAssertTrue(
       read(["SHOP", "shop.de", "Tea 2.00", "TOTAL 2.00"]) == (nil, nil), "a word.de is no web address")
