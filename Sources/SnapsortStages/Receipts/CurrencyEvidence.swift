@@ -23,6 +23,8 @@ public struct CurrencyEvidence: Encodable, Sendable {
   /// The lines a language's own words must label before it counts.
   static let languageMinimumLines = 1
 
+  /// The language whose own words label the most lines, read once for the date's order too.
+  var leadingLanguage: ReceiptLanguage.Leading?
   /// For each mark, the first line naming it, or the first total's line that does.
   var markLines: [String: (line: Int, onTotal: Bool)] = [:]
   var markConfidence: [String: Double] = [:]
@@ -49,9 +51,8 @@ public struct CurrencyEvidence: Encodable, Sendable {
       country[currency] = found.kinds
       countryLine[currency] = found.line
     }
-    if let leading = ReceiptLanguage.leading(inFolded: lines.map(\.folded)),
-      let currency = ReceiptCountry.languageCurrency[leading.language]
-    {
+    leadingLanguage = ReceiptLanguage.leading(inFolded: lines.map(\.folded))
+    if let leading = leadingLanguage, let currency = ReceiptCountry.languageCurrency[leading.language] {
       (language, languageLines) = (currency, leading.lines)
     }
   }

@@ -21,6 +21,8 @@ struct ReceiptCountry: Sendable {
   var legalForms: [String] = []
   var domain: String
   var callingCode: String
+  /// A region written as a pattern rather than a name (a US state's code before a ZIP code).
+  var regionPattern: TextPattern? = nil
 
   static let all: [ReceiptCountry] = [
     .init(
@@ -106,7 +108,9 @@ struct ReceiptCountry: Sendable {
     .init(
       code: "GB", currency: "GBP", names: ["united kingdom", "england", "scotland"], domain: "uk",
       callingCode: "44"),
-    .init(code: "US", currency: "USD", names: ["united states", "usa"], domain: "us", callingCode: "1"),
+    .init(
+      code: "US", currency: "USD", names: ["united states", "usa"], domain: "us", callingCode: "1",
+      regionPattern: ReceiptExtractor.usAddress),
   ]
 
   /// The currency each language's receipts are in where one currency covers nearly all of them;
@@ -117,67 +121,66 @@ struct ReceiptCountry: Sendable {
   ]
 
   /// What a receipt says of its country: for each currency, how many kinds of evidence (a legal
-  /// form, the domain, the calling code, a region, the name) name a country that pays in it, and the first
-  /// line that does.
+  /// form, the domain, the calling code, a region, the name) name a country that pays in it, and
+  /// the first line that does.
   static func evidence(_ lines: [ReceiptExtractor.Line]) -> [String: (kinds: Int, line: Int)] {
     var kinds: [String: Set<String>] = [:]
     var firstLine: [String: Int] = [:]
     for line in lines {
       let lowered = line.text.lowercased()
-      for country in all {
-        for kind in country.kinds(in: line, lowered: lowered) {
-          kinds[country.currency, default: []].insert(country.code + kind)
-          firstLine[country.currency] = firstLine[country.currency] ?? line.index
+      for matcher in matchers {
+        let currency = matcher.country.currency
+        for kind in matcher.kinds(in: line, lowered: lowered) {
+          kinds[currency, default: []].insert(matcher.country.code + kind)
+          firstLine[currency] = firstLine[currency] ?? line.index
         }
       }
     }
-    return kinds.mapValues { $0.count }.reduce(into: [:]) { result, entry in
-      result[entry.key] = (entry.value, firstLine[entry.key]!)
+    return kinds.reduce(into: [:]) { result, entry in
+      result[entry.key] = (entry.value.count, firstLine[entry.key]!)
     }
   }
 
-  /// The kinds of evidence for this country on one line.
-  func kinds(in line: ReceiptExtractor.Line, lowered: String) -> [String] {
-    var found: [String] = []
-    let words = Self.foldedWords[code]!
-    if words.names.contains(where: line.folded.contains) { found.append("name") }
-    if words.regions.contains(where: line.folded.contains) { found.append("region") }
-    if words.legalForms.contains(where: line.folded.contains) { found.append("legal") }
-    if code == "US", ReceiptExtractor.usAddress.firstMatch(in: line.text) != nil { found.append("region") }
-    if lowered.contains("."), Self.domainPatterns[code]!.firstMatch(in: lowered) != nil {
-      found.append("domain")
-    }
-    if line.text.contains("+"), Self.callingPatterns[code]!.firstMatch(in: line.text) != nil {
-      found.append("calling")
-    }
-    return found
-  }
+  private static let matchers = all.map(Matcher.init)
 
-  private static let foldedWords = Dictionary(
-    uniqueKeysWithValues: all.map {
-      (
-        $0.code,
-        (
-          names: $0.names.map(ReceiptKeywords.fold), regions: $0.regions.map(ReceiptKeywords.fold),
-          legalForms: $0.legalForms.map(ReceiptKeywords.fold)
-        )
+  /// One country's words folded and its patterns compiled, once.
+  private struct Matcher: Sendable {
+    let country: ReceiptCountry
+    let names: [String]
+    let regions: [String]
+    let legalForms: [String]
+    /// A web or mail address in the country's domain (`www.x.de`, `a@b.pl`, `shop.com.my`); a
+    /// bare `word.de` is not one, since OCR joins words with dots.
+    let domain: TextPattern
+    /// A telephone number after `+` and the calling code: `+60 3-7803 0974`, `+48 (22) 123 45 67`.
+    /// At least seven digits follow, so a signed amount (`+49.90`) is not one.
+    let calling: TextPattern
+
+    init(_ country: ReceiptCountry) {
+      self.country = country
+      names = country.names.map(ReceiptKeywords.fold)
+      regions = country.regions.map(ReceiptKeywords.fold)
+      legalForms = country.legalForms.map(ReceiptKeywords.fold)
+      domain = TextPattern(
+        #"(?:(?:www\.|@|://)[a-z0-9.-]*[a-z0-9]|[a-z0-9-]{2,}\.(?:com?|org|net))\.\#(country.domain)(?![a-z0-9])"#
       )
-    })
-  /// A web or mail address in the country's domain (`www.x.de`, `a@b.pl`, `shop.com.my`); a bare
-  /// `word.de` is not one, since OCR joins words with dots.
-  private static let domainPatterns = Dictionary(
-    uniqueKeysWithValues: all.map {
-      let domain = $0.domain
-      return (
-        $0.code,
-        TextPattern(
-          #"(?:(?:www\.|@|://)[a-z0-9.-]*[a-z0-9]|[a-z0-9-]{2,}\.(?:com?|org|net))\.\#(domain)(?![a-z0-9])"#)
-      )
-    })
-  /// A telephone number after `+` and the calling code: `+60 3-7803 0974`, `+48 (22) 123 45 67`.
-  /// At least seven digits follow, so a signed amount (`+49.90`) is not one.
-  private static let callingPatterns = Dictionary(
-    uniqueKeysWithValues: all.map {
-      ($0.code, TextPattern(#"(?<![\w+])\+\s?\(?\#($0.callingCode)\)?[\s\-/.]*\(?\d(?:[\s\-/().]*\d){6}"#))
-    })
+      calling = TextPattern(
+        #"(?<![\w+])\+\s?\(?\#(country.callingCode)\)?[\s\-/.]*\(?\d(?:[\s\-/().]*\d){6}"#)
+    }
+
+    /// The kinds of evidence for the country on one line.
+    func kinds(in line: ReceiptExtractor.Line, lowered: String) -> [String] {
+      var found: [String] = []
+      if names.contains(where: line.folded.contains) { found.append("name") }
+      if regions.contains(where: line.folded.contains)
+        || country.regionPattern?.firstMatch(in: line.text) != nil
+      {
+        found.append("region")
+      }
+      if legalForms.contains(where: line.folded.contains) { found.append("legal") }
+      if lowered.contains("."), domain.firstMatch(in: lowered) != nil { found.append("domain") }
+      if line.text.contains("+"), calling.firstMatch(in: line.text) != nil { found.append("calling") }
+      return found
+    }
+  }
 }

@@ -110,7 +110,8 @@ public struct ReceiptExtractor: Sendable {
     _ lines: [Line], rows: [ReceiptLine], latestDate: String?, into receipt: inout ReceiptRecord,
     fields: inout [String: ReceiptField]
   ) {
-    let currency = CurrencyEvidence(lines).choice
+    let evidence = CurrencyEvidence(lines)
+    let currency = evidence.choice
     receipt.currency = currency?.currency
     receipt.currencyEvidence = currency?.source
     Self.set(&fields, "currency", currency?.currency, currency?.confidence ?? 0, currency?.line)
@@ -119,7 +120,8 @@ public struct ReceiptExtractor: Sendable {
       receipt.merchant = merchant.value
       Self.set(&fields, "merchant", merchant.value, merchant.confidence, merchant.line)
     }
-    let order = Self.dateOrder(lines, currency: currency?.currency)
+    let order = Self.dateOrder(
+      lines, currency: currency?.currency, language: evidence.leadingLanguage?.detected)
     let date = Self.date(lines, order: order, latest: latestDate)
     if date == nil, latestDate != nil, let refused = Self.date(lines, order: order) {
       receipt.dateRejected = "\(refused.value.iso) (line \(refused.line)): after the photo was taken"
@@ -565,10 +567,10 @@ public struct ReceiptExtractor: Sendable {
   }
 
   /// How the receipt prints dates whose parts read either way round: year first where it is
-  /// written in Swedish, month first in the United States (dollar amounts, or an address ending
-  /// `City, ST 12345`), day first elsewhere.
-  static func dateOrder(_ lines: [Line], currency: String?) -> ReceiptDate.Order {
-    if ReceiptLanguage.detect(inFolded: lines.map(\.folded)) == .sv { return .yearFirst }
+  /// written in Swedish (`language`, as `ReceiptLanguage.detect` reads it), month first in the
+  /// United States (dollar amounts, or an address ending `City, ST 12345`), day first elsewhere.
+  static func dateOrder(_ lines: [Line], currency: String?, language: ReceiptLanguage?) -> ReceiptDate.Order {
+    if language == .sv { return .yearFirst }
     if currency == "USD" || lines.contains(where: { usAddress.firstMatch(in: $0.text) != nil }) {
       return .monthFirst
     }
@@ -731,12 +733,14 @@ public struct ReceiptExtractor: Sendable {
     return Found(value: chosen.candidate.money, confidence: confidence, line: chosen.candidate.line)
   }
 
-  /// The rules' total and the page's amounts with their features, for the fitting script
-  /// (`bench/receipts/fit_total.py`).
+  /// What the rows say of the receipt's currency, for the fitting script
+  /// (`bench/receipts/fit_currency.py`).
   public func currencyEvidence(_ rows: [ReceiptLine]) -> CurrencyEvidence {
     CurrencyEvidence(Self.lines(rows))
   }
 
+  /// The rules' total and the page's amounts with their features, for the fitting script
+  /// (`bench/receipts/fit_total.py`).
   public func totalEvidence(_ rows: [ReceiptLine]) -> TotalCandidates.Evidence {
     let page = Self.totalsPage(Self.lines(rows), rows: rows)
     return TotalCandidates.Evidence(

@@ -165,18 +165,26 @@ extension ReceiptLanguage {
   /// The language whose own phrases label the most of `foldedLines` (`ReceiptKeywords.fold`),
   /// when they label at least two and more than any other language's do.
   static func detect(inFolded foldedLines: [String]) -> ReceiptLanguage? {
-    leading(inFolded: foldedLines).flatMap { $0.lines >= 2 ? $0.language : nil }
+    leading(inFolded: foldedLines)?.detected
+  }
+
+  /// The language whose own phrases label the most lines, and how many they label.
+  struct Leading: Sendable {
+    var language: ReceiptLanguage
+    var lines: Int
+    /// The language when two lines or more say it (`detect`).
+    var detected: ReceiptLanguage? { lines >= 2 ? language : nil }
   }
 
   /// The language whose own phrases label the most of `foldedLines`, and how many they label,
   /// when they label one or more and more than any other language's do.
-  static func leading(inFolded foldedLines: [String]) -> (language: ReceiptLanguage, lines: Int)? {
+  static func leading(inFolded foldedLines: [String]) -> Leading? {
     let counts = allCases.map { language in
       (language, foldedLines.filter { line in ownPhrases[language]!.contains { line.contains($0) } }.count)
     }.sorted { $0.1 > $1.1 }
     guard let first = counts.first, first.1 >= 1, counts.count < 2 || counts[1].1 < first.1 else {
       return nil
     }
-    return first
+    return Leading(language: first.0, lines: first.1)
   }
 }

@@ -150,9 +150,10 @@ public final class OCRStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
-    let cardCrop = item.artifacts[CardCrop.self]?.image
+    let crop = item.artifacts[CardCrop.self]
+    let cardCrop = crop?.image
     let image = try cardCrop ?? item.pixels().analysis
-    let prepared = item.artifacts[CardCrop.self]?.prepared
+    let prepared = crop?.prepared
     let plain = prepared?.gray ?? image.grayscale()
     var gray = prepared?.flattened ?? TextContrast.flattened(plain)
     var readsPlain = false
