@@ -5,7 +5,7 @@ import SnapsortStages
 /// What `snapsort stats` reports: counts, spend by merchant (as grouped by `MerchantGrouping`) and by month, the most visited
 /// merchant and the most common items. Sums are exact decimals, one per currency (ringgit and
 /// euro are never added up; a receipt that names no currency counts in the one its merchant's
-/// other receipts name), each with the part that rests on totals their own receipt
+/// other receipts name, else in the one every receipt of its language names), each with the part that rests on totals their own receipt
 /// contradicts (its `checks`).
 public struct StoreStats: Codable, Sendable, Equatable {
   public struct Spend: Codable, Sendable, Equatable {
@@ -107,6 +107,21 @@ extension RecordStore {
     return counts.mapValues { $0.min { ($1.value, $0.key) < ($0.value, $1.key) }!.key }
   }
 
+  /// Each receipt language's currency, for a receipt that names none and whose merchant's
+  /// receipts name none either: the one every receipt of that language in the store names, when
+  /// two or more name one. English is printed in ringgit, dollars and pounds, so a store whose
+  /// English receipts name two currencies assumes neither.
+  static func languageCurrencies(_ receipts: [Row]) -> [String: String] {
+    var named: [String: Set<String>] = [:]
+    var counts: [String: Int] = [:]
+    for row in receipts {
+      guard let language: String = row["language"], let currency: String = row["currency"] else { continue }
+      named[language, default: []].insert(currency)
+      counts[language, default: 0] += 1
+    }
+    return named.compactMapValues { $0.count == 1 ? $0.first : nil }.filter { counts[$0.key]! >= 2 }
+  }
+
   public func stats(itemLimit: Int = 10) throws -> StoreStats {
     try queue.read { db in
       let kinds = try Row.fetchAll(
@@ -117,20 +132,23 @@ extension RecordStore {
         db,
         sql: """
           SELECT coalesce(r.merchant_entity, r.merchant) AS merchant, r.date, r.total, r.currency,
-            r.total_contradicted AS contradicted
-          FROM records r
+            r.total_contradicted AS contradicted, json_extract(j.json, '$.receipt.language') AS language
+          FROM records r LEFT JOIN record_json j ON j.record_id = r.id
           WHERE r.kind = 'receipt' AND r.status = 'ok'
           """)
       var byMerchant = SpendTable(), byMonth = SpendTable()
       var visits: [String: Int] = [:]
       let merchantCurrencies = Self.merchantCurrencies(receipts)
+      let languageCurrencies = Self.languageCurrencies(receipts)
       for row in receipts {
         let merchant = (row["merchant"] as String?) ?? "(unknown)"
         visits[merchant, default: 0] += 1
         guard let text: String = row["total"],
           let total = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
         else { continue }
-        let currency = (row["currency"] as String?) ?? merchantCurrencies[merchant]
+        let currency =
+          (row["currency"] as String?) ?? merchantCurrencies[merchant]
+          ?? (row["language"] as String?).flatMap { languageCurrencies[$0] }
         let unconfirmed = (row["contradicted"] as Bool?) ?? false
         byMerchant.add(merchant, currency: currency, total: total, unconfirmed: unconfirmed)
         let month = ((row["date"] as String?).map { String($0.prefix(7)) }) ?? "(undated)"

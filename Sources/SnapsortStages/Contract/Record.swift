@@ -306,6 +306,9 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
   /// `country` the receipt was printed in (a legal form, a web address, a telephone's calling
   /// code, the country's name) or its `language`; absent when it is assumed or unknown.
   public var currencyEvidence: String?
+  /// The language whose own words label two or more of the receipt's lines (`en`, `de`, `ms`, …):
+  /// the store counts a receipt that names no currency in the one its language's receipts name.
+  public var language: String?
   /// The page `text`'s boxes are measured on, so a viewer can mark a line on the photo.
   public var textPage: TextPage?
 
@@ -319,6 +322,7 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     case dateRejected = "date_rejected"
     case currencyAssumed = "currency_assumed"
     case currencyEvidence = "currency_evidence"
+    case language
     case textPage = "text_page"
   }
 }

@@ -114,6 +114,7 @@ public struct ReceiptExtractor: Sendable {
     let currency = evidence.choice
     receipt.currency = currency?.currency
     receipt.currencyEvidence = currency?.source
+    receipt.language = evidence.leadingLanguage?.detected?.rawValue
     Self.set(&fields, "currency", currency?.currency, currency?.confidence ?? 0, currency?.line)
 
     if let merchant = merchant(lines, rows: rows) {

@@ -246,6 +246,30 @@ final class RecordStoreTests: XCTestCase {
       json.contains(#""currency":null"#), "stats --json writes an unknown currency as null: \(json)")
   }
 
+  /// Issue #27 item 3: a receipt that names no currency, from a merchant whose receipts name none,
+  /// counts in its language's when every receipt of that language in the store names the same one;
+  /// a language whose receipts name two currencies gives none.
+  func testAReceiptWithoutCurrencyCountsInItsLanguagesWhenTheStoreAgrees() throws {
+    func receipt(_ name: String, _ language: String?, _ currency: String?) -> Record {
+      var record = StoreFixtures.receipt(
+        "receipts/\(name).jpg", merchant: name, date: "2024-07-01", total: "2.00", items: [])
+      record.receipt?.currency = currency
+      record.receipt?.language = language
+      return record
+    }
+    let malay = ["Anggerik", "Bunga Raya"].map { receipt($0, "ms", "MYR") }
+    let english = [receipt("Cedar Hall", "en", "MYR"), receipt("Delta Diner", "en", "USD")]
+    let unnamed = [
+      receipt("Embun Pagi", "ms", nil), receipt("Falcon Books", "en", nil), receipt("Gamma", nil, nil),
+    ]
+    try store.replaceRun(records: StoreFixtures.sample + malay + english + unnamed)
+    let currencies = Dictionary(
+      uniqueKeysWithValues: try store.stats().spendByMerchant.map { ($0.key, $0.currency ?? "none") })
+    XCTAssertEqual(currencies["Embun Pagi"], "MYR", "every Malay receipt names ringgit")
+    XCTAssertEqual(currencies["Falcon Books"], "none", "English receipts name two currencies")
+    XCTAssertEqual(currencies["Gamma"], "none", "no language read")
+  }
+
   func testAKilledRunLeavesThePreviousStore() throws {
     // A run that fails after writing part of its records rolls back as a whole.
     try store.tag(file: "cards/green.jpg", tags: ["keep"])
