@@ -94,6 +94,7 @@ struct ReceiptReadingChoice: Equatable {
   /// - Returns: the fields taken.
   @discardableResult
   func settle(_ receipt: inout ReceiptRecord, other: ReceiptRecord, otherName: String) -> [String] {
+    Self.takeCurrency(&receipt, from: other, otherName)
     let taken = Self.fields.filter { prefersOther($0, page: receipt, other: other) }
     guard !taken.isEmpty else { return [] }
     var fields = receipt.fields ?? [:]
@@ -114,6 +115,18 @@ struct ReceiptReadingChoice: Equatable {
     receipt.recheckAmounts()
     receipt.refreshConfidence()
     return taken
+  }
+
+  /// `other`'s currency when the page's reading names none (its lines too faint or too few for a
+  /// mark, a country or a language), with the language, which the store's statistics fall back on.
+  private static func takeCurrency(
+    _ receipt: inout ReceiptRecord, from other: ReceiptRecord, _ otherName: String
+  ) {
+    receipt.language = receipt.language ?? other.language
+    guard receipt.currency == nil, let currency = other.currency else { return }
+    receipt.currency = currency
+    receipt.currencyEvidence = other.currencyEvidence
+    receipt.fields?["currency"] = borrowed("currency", from: other, otherName)
   }
 
   /// The items, subtotal, savings and tax of `other`, whose total they confirm.

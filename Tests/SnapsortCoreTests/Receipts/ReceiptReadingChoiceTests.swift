@@ -44,6 +44,26 @@ final class ReceiptReadingChoiceTests: XCTestCase {
     XCTAssertEqual(page.fields?["date"]?.source, "Date: 12/02/2016")
   }
 
+  /// A page read too faintly for any mark, country or language takes the second reading's
+  /// currency and language; a currency the page names stays.
+  func testThePagesMissingCurrencyAndLanguageComeFromTheOtherReading() throws {
+    var page = reading(["KT SHOP", "TOTAL 9.00"])
+    let raw = reading([
+      "KT SHOP SDN BHD", "Date: 12/02/2016", "Cash 10.00", "Change 1.00", "TOTAL (RM): 9.00",
+    ])
+    XCTAssertNil(page.currency)
+    XCTAssertEqual(raw.currency, "MYR")
+    ReceiptReadingChoice.fitted.settle(&page, other: raw, otherName: "raw")
+    XCTAssertEqual(page.currency, "MYR")
+    XCTAssertEqual(page.currencyEvidence, raw.currencyEvidence)
+    XCTAssertEqual(page.language, raw.language)
+    XCTAssertEqual(page.fields?["currency"]?.reading, "raw")
+
+    var euro = reading(["SHOP", "TOTAL EUR 9.00"])
+    ReceiptReadingChoice.fitted.settle(&euro, other: raw, otherName: "raw")
+    XCTAssertEqual(euro.currency, "EUR", "the page's own currency stays")
+  }
+
   func testAnotherValueNeedsTheMarginOfConfidence() {
     let choice = ReceiptReadingChoice(margins: ["merchant": 0.1])
     let page = record(merchant: "SHOP", confidence: 0.6)
