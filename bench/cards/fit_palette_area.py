@@ -52,7 +52,8 @@ def sample_grid(bgr, sw=128, sh=80):
     return to_lab(bgr[ys][:, xs][..., ::-1][border:sh - border, border:sw - border])
 
 
-def largest_area_colour(grid, step):
+def area_labels(grid, step):
+    """Each sample's area, flat: neighbours (four) closer than `step` in CIELAB are one area."""
     h, w, _ = grid.shape
     index = np.arange(h * w).reshape(h, w)
     right = np.sum((grid[:, 1:] - grid[:, :-1]) ** 2, -1) < step * step
@@ -60,6 +61,11 @@ def largest_area_colour(grid, step):
     a = np.concatenate([index[:, :-1][right], index[:-1][down]])
     b = np.concatenate([index[:, 1:][right], index[1:][down]])
     _, labels = connected_components(coo_matrix((np.ones(len(a)), (a, b)), shape=(h * w, h * w)), directed=False)
+    return labels
+
+
+def largest_area_colour(grid, step):
+    labels = area_labels(grid, step)
     largest = np.argmax(np.bincount(labels))
     return tuple(np.median(grid.reshape(-1, 3)[labels == largest], axis=0))
 
