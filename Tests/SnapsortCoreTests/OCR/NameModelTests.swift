@@ -125,6 +125,24 @@ final class NameModelTests: XCTestCase {
     XCTAssertEqual(candidates.filter { $0.text == "Scan at checkout" }.count, 0)
   }
 
+  /// A name's line found in the pixels is a candidate alone and, with runs, joined to the page's
+  /// line above it, keeping its own reading for its line; page lines alone are not its candidates.
+  func testImageLineJoinsThePageLineAbove() {
+    let page = [item("Caf", y: 66, h: 57), item("Scan at checkout", y: 520, h: 22)]
+    let found = item("Fénelon", y: 169, h: 61)
+    let lines = page + [found]
+    let measured = NameLineCandidates.candidates(lines: lines, words: words(lines), width: 1012, height: 638)
+    let reading = (text: "Fénelon", confidence: 90.0)
+    let alone = CardNameReader.imageLineCandidates(measured, line: found.box, reading: reading, runs: false)
+    XCTAssertEqual(alone.map(\.text), ["Fénelon"])
+    let withRuns = CardNameReader.imageLineCandidates(measured, line: found.box, reading: reading, runs: true)
+    XCTAssertEqual(Set(withRuns.map(\.text)), ["Fénelon", "Caf Fénelon"])
+    let run = withRuns.first { $0.lineBoxes.count == 2 }
+    XCTAssertEqual(run?.features["image_line"], 1)
+    XCTAssertEqual(run?.readLines[1]?.text, "Fénelon")
+    XCTAssertNil(run?.readLines[0])
+  }
+
   /// Punctuation at a line's ends is trimmed, but not the mark that closes a quotation inside the
   /// name, nor an ampersand between two of its words.
   func testCleaningKeepsClosingQuotesAndAmpersands() {
