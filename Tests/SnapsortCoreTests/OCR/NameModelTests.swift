@@ -95,6 +95,15 @@ final class NameModelTests: XCTestCase {
     XCTAssertFalse(candidates.contains { $0.text.contains("Kaffe Scan") })
   }
 
+  /// An accent on one line only makes its box taller; the lines are still one name.
+  func testNameLineTallerByItsAccentsIsJoined() {
+    let lines = [item("BANQUE", y: 58, h: 25), item("CHÂTELET", y: 92, h: 34), item("LOIC", y: 461, h: 36)]
+    let candidates = NameLineCandidates.candidates(
+      lines: lines, words: words(lines), width: 1012, height: 638)
+    XCTAssertTrue(candidates.contains { $0.text == "BANQUE CHÂTELET" })
+    XCTAssertFalse(NameLineCandidates.continues(lines[0].box, item("BIG", y: 92, h: 42).box))
+  }
+
   /// The coarse reading adds the lines the page reading has no candidate for, marked as such.
   func testCoarseReadingAddsOnlyNewLines() {
     let page = [
