@@ -70,6 +70,10 @@ public final class OCRStage: Stage {
     /// `name_languages` as name candidates: how many, tallest first; 0 for none. Each costs a
     /// single-line reading (white type on a colour panel, display faces the page layout misses).
     public var nameImageLines: Int = 2
+    /// A line found in the pixels is also a candidate joined with the page's lines above or below
+    /// it in type of the same size (a name set on two lines, one of them white on colour or in a
+    /// display face the page layout missed); false keeps it a line on its own.
+    public var nameImageRuns: Bool = true
     /// Bench only: a JSON Lines file every name candidate is appended to with its features, each
     /// read again with `name_languages`, for fitting the name model; "" for none.
     public var nameCandidatesFile: String = ""
@@ -144,7 +148,7 @@ public final class OCRStage: Stage {
         },
       rereads: options.nameRereads, lineHeight: options.nameLineHeight, inkLines: options.nameLineInk,
       lineBox: options.nameLineBox ? NameLineBox() : nil,
-      imageLines: options.nameImageLines,
+      imageLines: options.nameImageLines, imageRuns: options.nameImageRuns,
       candidatesLog: logsCandidates
         ? try CandidatesLog(url: URL(fileURLWithPath: options.nameCandidatesFile)) : nil)
   }

@@ -20,6 +20,10 @@ public enum CardNamePicker {
     public var box: Box = .zero
     /// The boxes of the lines a name set on several lines is made of, to read each again.
     public var lineBoxes: [Box] = []
+    /// The lines of `lineBoxes`, by index, that were found in the crop's pixels and read on their
+    /// own already, with that reading and its confidence (0–100): reading them again from the grey
+    /// page would lose type that is ink only in colour.
+    public var readLines: [Int: (text: String, confidence: Double)] = [:]
     /// `NameLineCandidates` measurements, by feature name.
     public var features: [String: Double] = [:]
   }

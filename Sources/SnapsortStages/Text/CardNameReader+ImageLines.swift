@@ -51,12 +51,29 @@ extension CardNameReader {
       let measured = NameLineCandidates.candidates(
         lines: page.lines + [item], words: page.words + words, width: Double(crop.width),
         height: Double(crop.height))
-      if var candidate = measured.first(where: { $0.lineBoxes == [box] }) {
-        candidate.features["image_line"] = 1
-        found.append(candidate)
-      }
+      let own = (text: CardNamePicker.clean(item, words: page.words + words), confidence: first.confidence)
+      found += Self.imageLineCandidates(measured, line: box, reading: own, runs: imageRuns)
     }
     return found
+  }
+
+  /// The candidates of `measured` (the page's lines measured with one found in the pixels) that
+  /// hold the found line: the line alone, and with `runs` the runs it makes with the page's lines
+  /// above or below it (a name set on two lines, one of them white on colour), each keeping the
+  /// line's own reading for that line.
+  static func imageLineCandidates(
+    _ measured: [CardNamePicker.Candidate], line box: Box, reading: (text: String, confidence: Double),
+    runs: Bool
+  ) -> [CardNamePicker.Candidate] {
+    measured.compactMap { candidate in
+      guard runs || candidate.lineBoxes == [box], let index = candidate.lineBoxes.firstIndex(of: box) else {
+        return nil
+      }
+      var candidate = candidate
+      candidate.features["image_line"] = 1
+      candidate.readLines = [index: reading]
+      return candidate
+    }
   }
 
   /// Tesseract's line confidence from which a page reading's line is taken as read: junk readings

@@ -26,6 +26,8 @@ struct CardNameReader {
   /// How many lines found in the crop's pixels, and read by neither page reading, are read on
   /// their own as candidates (`name_image_lines`).
   var imageLines: Int = 0
+  /// Whether a line found in the pixels also makes runs with the page's lines (`name_image_runs`).
+  var imageRuns: Bool = false
   /// Where every candidate with its features and readings is appended (fitting only); nil for none.
   var candidatesLog: CandidatesLog?
 
@@ -68,9 +70,9 @@ struct CardNameReader {
       if (rank < rereads || candidatesLog != nil) && !result.timedOut {
         // A line found in the pixels was read on its own already: its text is that reading.
         let reading =
-          candidate.features["image_line"] == 1
+          !candidate.readLines.isEmpty && candidate.lineBoxes.count == candidate.readLines.count
           ? LineReading(text: candidate.text, confidence: (candidate.features["confidence"] ?? 0) * 100)
-          : nameEngine.flatMap { reread(candidate, of: gray, with: $0, deadline: deadline()) }
+          : nameEngine.flatMap { reread(candidate, of: gray, with: $0, keeping: true, deadline: deadline()) }
         var reconciled = name
         if let reading {
           reconciled = CardNameReconciler.reconcile(page: name, diacritic: reading.text)
@@ -134,13 +136,22 @@ struct CardNameReader {
   /// The candidate's lines, each cut out of the prepared crop with a margin of a third of its
   /// height, scaled to `lineHeight` and read as a single line, joined; nil when there is no time
   /// left or a line has nothing legible.
+  /// With `keeping`, a line the candidate read on its own already (`readLines`) keeps that reading.
   func reread(
-    _ candidate: CardNamePicker.Candidate, of image: Bitmap, with engine: SharedTesseractEngine, deadline: Int
+    _ candidate: CardNamePicker.Candidate, of image: Bitmap, with engine: SharedTesseractEngine,
+    keeping: Bool = false, deadline: Int
   ) -> LineReading? {
     var texts: [String] = []
     var confidence = 100.0
     var boxes: [[Double]] = []
-    for pageBox in candidate.lineBoxes.isEmpty ? [candidate.box] : candidate.lineBoxes {
+    for (index, pageBox) in (candidate.lineBoxes.isEmpty ? [candidate.box] : candidate.lineBoxes).enumerated()
+    {
+      if keeping, let read = candidate.readLines[index] {
+        texts.append(read.text)
+        confidence = min(confidence, read.confidence)
+        boxes.append([pageBox.x, pageBox.y, pageBox.width, pageBox.height])
+        continue
+      }
       let box = lineBox?.fitted(pageBox, in: image) ?? pageBox
       boxes.append([box.x, box.y, box.width, box.height])
       guard let cut = Self.lineCut(box, of: image, height: lineHeight), deadline > 0 else { return nil }

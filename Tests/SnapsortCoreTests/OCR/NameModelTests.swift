@@ -95,6 +95,15 @@ final class NameModelTests: XCTestCase {
     XCTAssertFalse(candidates.contains { $0.text.contains("Kaffe Scan") })
   }
 
+  /// An accent on one line only makes its box taller; the lines are still one name.
+  func testNameLineTallerByItsAccentsIsJoined() {
+    let lines = [item("BANQUE", y: 58, h: 25), item("CHÂTELET", y: 92, h: 34), item("LOIC", y: 461, h: 36)]
+    let candidates = NameLineCandidates.candidates(
+      lines: lines, words: words(lines), width: 1012, height: 638)
+    XCTAssertTrue(candidates.contains { $0.text == "BANQUE CHÂTELET" })
+    XCTAssertFalse(NameLineCandidates.continues(lines[0].box, item("BIG", y: 92, h: 42).box))
+  }
+
   /// The coarse reading adds the lines the page reading has no candidate for, marked as such.
   func testCoarseReadingAddsOnlyNewLines() {
     let page = [
@@ -123,6 +132,24 @@ final class NameModelTests: XCTestCase {
     XCTAssertEqual(joined?.features["coarse_reading"], 1)
     XCTAssertEqual(joined?.features["line_gap"] ?? 0, 44.0 / 54.0, accuracy: 1e-9)
     XCTAssertEqual(candidates.filter { $0.text == "Scan at checkout" }.count, 0)
+  }
+
+  /// A name's line found in the pixels is a candidate alone and, with runs, joined to the page's
+  /// line above it, keeping its own reading for its line; page lines alone are not its candidates.
+  func testImageLineJoinsThePageLineAbove() {
+    let page = [item("Caf", y: 66, h: 57), item("Scan at checkout", y: 520, h: 22)]
+    let found = item("Fénelon", y: 169, h: 61)
+    let lines = page + [found]
+    let measured = NameLineCandidates.candidates(lines: lines, words: words(lines), width: 1012, height: 638)
+    let reading = (text: "Fénelon", confidence: 90.0)
+    let alone = CardNameReader.imageLineCandidates(measured, line: found.box, reading: reading, runs: false)
+    XCTAssertEqual(alone.map(\.text), ["Fénelon"])
+    let withRuns = CardNameReader.imageLineCandidates(measured, line: found.box, reading: reading, runs: true)
+    XCTAssertEqual(Set(withRuns.map(\.text)), ["Fénelon", "Caf Fénelon"])
+    let run = withRuns.first { $0.lineBoxes.count == 2 }
+    XCTAssertEqual(run?.features["image_line"], 1)
+    XCTAssertEqual(run?.readLines[1]?.text, "Fénelon")
+    XCTAssertNil(run?.readLines[0])
   }
 
   /// Punctuation at a line's ends is trimmed, but not the mark that closes a quotation inside the
