@@ -55,6 +55,15 @@ public struct MerchantCandidates: Sendable {
     var centre: Double
     var confidence: Double
     var nameLike: Bool
+    /// Only company forms ("SDN BHD", "TRADING"): the end of a name printed over two rows.
+    var formOnly: Bool
+    /// Ends with "&" or "and": the name goes on in the next row.
+    var openEnd: Bool
+    /// Names a street or an area word ("TAMAN", "JALAN"), with or without a number.
+    var place: Bool
+    /// The row's top and its middle, in pixels.
+    var top: Double
+    var middle: Double
   }
 
   /// Folded catalog names and aliases (`fold`, at least three letters), for the `brand` feature.
@@ -74,9 +83,9 @@ public struct MerchantCandidates: Sendable {
   /// Every feature this build computes, by the name the model file uses.
   public static let featureNames = [
     "above_address", "address", "address_below", "amount", "brand", "centre", "company", "confidence", "date",
-    "digits", "first_row", "height", "joined", "legal", "letters", "name_rank", "not_name", "odd_case",
-    "phone_or_tax", "phone_or_tax_below", "punctuation", "registration", "registration_below", "row",
-    "short_words", "tallest", "upper", "vowels", "words",
+    "digits", "first_row", "form_only", "height", "incomplete", "joined", "legal", "letters", "name_rank",
+    "not_name", "odd_case", "phone_or_tax", "phone_or_tax_below", "place", "punctuation", "registration",
+    "registration_below", "row", "short_words", "split_name", "tallest", "upper", "vowels", "words",
   ]
 
   /// The header's candidates, each distinct name once (the first row pair that gives it).
@@ -131,6 +140,10 @@ public struct MerchantCandidates: Sendable {
     features["centre"] = own.map(\.centre).min() ?? 0
     features["above_address"] = flag(addressBelow <= 2)
     features["name_rank"] = Double(min(3, traits.prefix(span.lowerBound).filter(\.nameLike).count)) / 3
+    features["place"] = flag(own.contains { $0.place })
+    let split = Self.split(traits, span)
+    features["split_name"] = flag(span.count > 1 && split)
+    features["incomplete"] = flag(span.count == 1 && split)
     return Candidate(value: value, line: span.lowerBound, features: features)
   }
 
@@ -157,8 +170,33 @@ public struct MerchantCandidates: Sendable {
     let vowels = letters.filter { "aeiouy".contains($0.lowercased()) }.count
     features["vowels"] = Double(vowels) / Double(max(1, letters.count))
     features["brand"] = flag(namesBrand(value))
+    features["form_only"] = flag(Self.formOnly(folded))
     return features
   }
+
+  /// Whether the name is broken between the span's first row and the next one: the first ends
+  /// open ("HOME MASTER HARDWARE &") or the next, printed below it, holds only company forms
+  /// ("TRADING"). A next row beside it is the same printed line cut in two by OCR, its order
+  /// unknown ("SYARIKAT" printed before the name).
+  static func split(_ traits: [Traits], _ span: ClosedRange<Int>) -> Bool {
+    let first = span.lowerBound
+    guard first + 1 < traits.count else { return false }
+    let below = traits[first + 1].top >= traits[first].middle
+    return traits[first].openEnd || (below && traits[first + 1].formOnly && !traits[first].formOnly)
+  }
+
+  /// Whether a folded text holds a company form and no other word of two letters or more but
+  /// numbers.
+  static func formOnly(_ folded: String) -> Bool {
+    guard hasAny(folded, companyForms) else { return false }
+    var rest = folded
+    for form in formsLongestFirst {
+      while rest.contains(" \(form) ") { rest = rest.replacingOccurrences(of: " \(form) ", with: " ") }
+    }
+    return !rest.split(separator: " ").contains { $0.count > 1 && !$0.allSatisfy(\.isNumber) }
+  }
+
+  private static let formsLongestFirst = companyForms.sorted { $0.count > $1.count }
 
   /// Where the header ends: the first priced row (a price in the first two rows is OCR
   /// noise), at most 12 rows down.
@@ -186,7 +224,9 @@ public struct MerchantCandidates: Sendable {
           ["tel", "fax", "phone", "hp", "gst", "reg", "co no", "company no", "vat", "ust", "id", "no"]),
         date: date.firstMatch(in: row.text) != nil || time.firstMatch(in: row.text) != nil,
         height: log(max(1, row.box.height) / median), centre: abs(row.box.midX / width - 0.5),
-        confidence: row.confidence / 100, nameLike: nameLike)
+        confidence: row.confidence / 100, nameLike: nameLike, formOnly: formOnly(folded),
+        openEnd: row.text.trimmingCharacters(in: .whitespaces).hasSuffix("&") || folded.hasSuffix(" and "),
+        place: hasAny(folded, placeWords), top: row.box.y, middle: row.box.midY)
     }
   }
 
@@ -262,4 +302,7 @@ public struct MerchantCandidates: Sendable {
   static let legalForms = ReceiptExtractor.legalForms
   static let notNames = ReceiptExtractor.notNames
   static let streetWords = ReceiptExtractor.streetWords
+  /// Street words but "no" (a registration's "REG NO" too), and the area words of an address.
+  static let placeWords =
+    streetWords.filter { $0 != "no" } + ["kawasan", "bandar", "pusat", "persiaran", "tmn", "kampung", "desa"]
 }

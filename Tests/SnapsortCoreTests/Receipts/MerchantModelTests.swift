@@ -67,6 +67,40 @@ final class MerchantModelTests: XCTestCase {
     XCTAssertEqual(candidates[4].features["address"], 1)
   }
 
+  /// Rows of equal size, one under another, as OCR read them.
+  func rows(_ texts: [String]) -> [MerchantCandidates.Row] {
+    texts.enumerated().map { index, text in
+      MerchantCandidates.Row(
+        text: text, box: Box(x: 100, y: Double(index) * 60, width: 400, height: 40), confidence: 90)
+    }
+  }
+
+  func testANameBrokenOverTwoRowsIsMarkedSplitAndItsFirstHalfIncomplete() {
+    let candidates = MerchantCandidates(catalog: nil).candidates(
+      rows(["HOME MASTER HARDWARE &", "ELECTRICAL", "SH POWER HARDWARE", "TRADING", "12 JALAN MERDEKA"]))
+    let byValue = Dictionary(
+      candidates.map { ($0.value, $0.features) }, uniquingKeysWith: { first, _ in first })
+    XCTAssertEqual(byValue["HOME MASTER HARDWARE &"]?["incomplete"], 1)
+    XCTAssertEqual(byValue["HOME MASTER HARDWARE & ELECTRICAL"]?["split_name"], 1)
+    XCTAssertEqual(byValue["SH POWER HARDWARE"]?["incomplete"], 1)
+    XCTAssertEqual(byValue["SH POWER HARDWARE TRADING"]?["split_name"], 1)
+    XCTAssertEqual(byValue["ELECTRICAL"]?["incomplete"], 0)
+    XCTAssertEqual(byValue["ELECTRICAL SH POWER HARDWARE"]?["split_name"], 0)
+    XCTAssertEqual(byValue["TRADING"]?["form_only"], 1)
+    XCTAssertEqual(byValue["SH POWER HARDWARE"]?["form_only"], 0)
+  }
+
+  func testAnAreaLineWithoutANumberIsAPlaceNotAnAddress() {
+    let candidates = MerchantCandidates(catalog: nil).candidates(
+      rows(["GOLDEN DRAGON", "TAMAN SRI BINTANG"]))
+    let area = candidates.first { $0.value == "TAMAN SRI BINTANG" }
+    XCTAssertEqual(area?.features["place"], 1)
+    XCTAssertEqual(area?.features["address"], 0)
+    XCTAssertEqual(candidates.first?.features["place"], 0)
+    XCTAssertTrue(MerchantCandidates.formOnly(MerchantCandidates.fold("(M) SDN. BHD.")))
+    XCTAssertFalse(MerchantCandidates.formOnly(MerchantCandidates.fold("(481500-M)")))
+  }
+
   func testACatalogBrandTheRulesReadStands() throws {
     let catalog = try IssuerCatalog.bundled()
     let rows = ["ALDI Nord", "Tallest Slogan Here", "12 Jalan Merdeka"].enumerated().map { index, text in
