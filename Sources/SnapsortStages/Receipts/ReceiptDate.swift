@@ -58,13 +58,15 @@ public enum ReceiptDate {
     #"(?<!\d)(20\d{2}|19\d{2})\s?[-./]\s?(\d{1,2})\s?[-./]\s?(\d{1,2})(?!\d)"#)
   /// Not after a time's colon: "09:49 - 27/06/18" is a time, then the date; after a label's
   /// colon ("DATE:11/03/18") it is the date. Nor before one: in "04.04. 13:43" the 13 is the
-  /// hour. The same separator twice: in "REG #19- 18/01/2018" the "19-" belongs to a number
-  /// before the date.
+  /// hour. Not inside a chain of numbers: "11/3-21 - 12/480" is an item code. The same
+  /// separator twice: in "REG #19- 18/01/2018" the "19-" belongs to a number before the date.
   private static let numericPattern = TextPattern(
-    #"(?<![\d.,])(?<!\d:)(\d{1,2})\s?([-./])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d]|[.,]\d|\s?:\s?\d)"#)
+    #"(?<![\d.,])(?<!\d:)(?<!\d[-/])(\d{1,2})\s?([-./])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d]|[.,]\d|\s?:\s?\d)"#
+  )
   /// Two different separators ("08. 03-17", OCR's), read when a line has no plainer date.
   private static let mixedSeparatorPattern = TextPattern(
-    #"(?<![\d.,])(?<!\d:)(\d{1,2})\s?([-./])\s?(\d{1,2})\s?[-./]\s?(\d{4}|\d{2})(?![\d]|[.,]\d|\s?:\s?\d)"#)
+    #"(?<![\d.,])(?<!\d:)(?<!\d[-/])(\d{1,2})\s?([-./])\s?(\d{1,2})\s?[-./]\s?(\d{4}|\d{2})(?![\d]|[.,]\d|\s?:\s?\d)"#
+  )
   /// `YYYYMMDD` with nothing glued to it ("DATE/TIME : 20180428/191204"); a month and day that
   /// exist are asked of it, so most other eight-digit numbers do not read as one.
   private static let compactPattern = TextPattern(

@@ -475,6 +475,9 @@ final class ReceiptTextTests: XCTestCase {
     XCTAssertNil(iso("REF A20190315"))
     // A day its month does not have is no date ("31/2 - 12" is an item code).
     XCTAssertNil(iso("AB31/2 - 12/360"))
+    // Nor does one that continues a chain of numbers ("11/3-21 - 12/480", an item code).
+    XCTAssertFalse(ReceiptDate.dates(in: "MI11/3-21 - 12/480").map(\.iso).contains("2012-03-21"))
+    XCTAssertEqual(iso("REG 7 19- 18/01/2018"), "2018-01-18")
     XCTAssertNil(iso("30/02/2019"))
     XCTAssertEqual(iso("29/02/2020"), "2020-02-29")
     // No month is 13-19: such a line holds no date rather than a mended one.
