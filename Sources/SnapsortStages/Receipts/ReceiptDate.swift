@@ -57,13 +57,16 @@ public enum ReceiptDate {
   private static let isoPattern = TextPattern(
     #"(?<!\d)(20\d{2}|19\d{2})\s?[-./]\s?(\d{1,2})\s?[-./]\s?(\d{1,2})(?!\d)"#)
   /// Not after a time's colon: "09:49 - 27/06/18" is a time, then the date; after a label's
-  /// colon ("DATE:11/03/18") it is the date. The same separator twice: in "REG #19- 18/01/2018"
-  /// the "19-" belongs to a number before the date.
+  /// colon ("DATE:11/03/18") it is the date. Nor before one: in "04.04. 13:43" the 13 is the
+  /// hour. Not inside a chain of numbers: "11/3-21 - 12/480" is an item code. The same
+  /// separator twice: in "REG #19- 18/01/2018" the "19-" belongs to a number before the date.
   private static let numericPattern = TextPattern(
-    #"(?<![\d.,])(?<!\d:)(\d{1,2})\s?([-./])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d]|[.,]\d)"#)
+    #"(?<![\d.,])(?<!\d:)(?<!\d[-/])(\d{1,2})\s?([-./])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d]|[.,]\d|\s?:\s?\d)"#
+  )
   /// Two different separators ("08. 03-17", OCR's), read when a line has no plainer date.
   private static let mixedSeparatorPattern = TextPattern(
-    #"(?<![\d.,])(?<!\d:)(\d{1,2})\s?([-./])\s?(\d{1,2})\s?[-./]\s?(\d{4}|\d{2})(?![\d]|[.,]\d)"#)
+    #"(?<![\d.,])(?<!\d:)(?<!\d[-/])(\d{1,2})\s?([-./])\s?(\d{1,2})\s?[-./]\s?(\d{4}|\d{2})(?![\d]|[.,]\d|\s?:\s?\d)"#
+  )
   /// `YYYYMMDD` with nothing glued to it ("DATE/TIME : 20180428/191204"); a month and day that
   /// exist are asked of it, so most other eight-digit numbers do not read as one.
   private static let compactPattern = TextPattern(
@@ -75,6 +78,10 @@ public enum ReceiptDate {
   /// The second separator lost before a four-digit year: "09- 06 2018".
   private static let lostSeparatorPattern = TextPattern(
     #"(?<![\d.,])(\d{1,2})\s?([-./])\s?(\d{1,2})\s(20\d{2})(?![\d]|[.,]\d)"#)
+  /// Specks read as quotes or a tilde around a separator: "02- “04- 2018", "20~06-2018".
+  private static let noisySeparatorPattern = TextPattern(
+    #"(?<![\d.,])(\d{1,2})[\s“”"'‘’`]{0,2}([-./~])[\s“”"'‘’`]{0,2}(\d{1,2})[\s“”"'‘’`]{0,2}[-./~][\s“”"'‘’`]{0,2}(20\d{2})(?![\d]|[.,]\d)"#
+  )
   /// The first separator lost: "2703/2018".
   private static let joinedDayMonthPattern = TextPattern(#"(?<![\d.,/])(\d{2})(\d{2})([-./])(20\d{2})(?!\d)"#)
   /// A year whose 0 OCR read as the 6, 8 or 9 it resembles: "15/05/2819".
@@ -115,7 +122,8 @@ public enum ReceiptDate {
     }
   }
   private static let timePattern = TextPattern(
-    #"(?<![\d.,:])([01]?\d|2[0-3])\s?[:.]\s?([0-5]\d)(?:\s?:\s?([0-5]\d))?(?!\d|[.,]\d\d)"#)
+    #"(?<![\d.,:])([01]?\d|2[0-3])\s?([:.])\s?([0-5]\d)(?:\s?(?:\2|:)\s?([0-5]\d)(?!\s?:\s?\d))?(?!\d|[.,]\d\d)"#
+  )
 
   /// How a receipt prints the numeric dates whose parts read either way round.
   public enum Order: Sendable {
@@ -223,7 +231,7 @@ public enum ReceiptDate {
     mutating func addMended(outside amounts: [Range<Int>]) {
       // Capture groups of the day (or month), the separator, the month (or day) and the year.
       let mended: [(TextPattern, first: Int, separator: Int, second: Int)] = [
-        (lostSeparatorPattern, 1, 2, 3), (joinedDayMonthPattern, 1, 3, 2),
+        (lostSeparatorPattern, 1, 2, 3), (joinedDayMonthPattern, 1, 3, 2), (noisySeparatorPattern, 1, 2, 3),
       ]
       for (pattern, first, separator, second) in mended {
         for match in pattern.matches(in: text) {
@@ -280,12 +288,14 @@ public enum ReceiptDate {
   public static func time(in text: String) -> String? {
     for match in timePattern.matches(in: text) {
       let o = match
-      let hour = Int(o[1]!)!, minute = Int(o[2]!)!
+      let hour = Int(o[1]!)!, minute = Int(o[3]!)!
       var result = String(format: "%02d:%02d", hour, minute)
-      if let seconds = o[3] { result += ":\(seconds)" }
-      // "12.50" is more often a price than a time: a point only counts next to a date.
-      let separator = text[match.range].contains(":")
-      if separator || !dates(in: text).isEmpty { return result }
+      if let seconds = o[4] { result += ":\(seconds)" }
+      if text[match.range].contains(":") { return result }
+      // "12.50" is more often a price than a time: a point only counts next to a date, and three
+      // parts with points ("23.09.16") only after one: a receipt prints the date, then the time.
+      let dated = o[4] == nil ? text : String(text[..<match.range.lowerBound])
+      if !dates(in: dated).isEmpty { return result }
     }
     return nil
   }

@@ -539,7 +539,7 @@ public struct ReceiptExtractor: Sendable {
   static func date(_ lines: [Line], order: ReceiptDate.Order, latest: String? = nil) -> Found<
     ReceiptDate.Found
   >? {
-    var best: (score: Double, found: Found<ReceiptDate.Found>)?
+    var best: (whole: Int, score: Double, found: Found<ReceiptDate.Found>)?
     // A date printed more than once (issued, then paid: "27/06/18 09:49 - 27/06/18 10:08") is
     // surer than one OCR read once with a digit wrong ("27/06/16").
     let dates = lines.map { ReceiptDate.dates(in: $0.text, order: order) }
@@ -560,8 +560,11 @@ public struct ReceiptExtractor: Sendable {
       score += 0.1 * Double(min(2, printed[date.iso, default: 1] - 1))
       // Earlier lines win ties: the receipt's own date comes before dates of offers and returns.
       score -= Double(line.index) * 0.002
-      if best == nil || score > best!.score {
-        best = (score, Found(value: date, confidence: min(0.95, score), line: line.index))
+      // A date read only by mending the text ("19/62/2018") is a guess: any date printed whole
+      // wins over it, however placed.
+      let whole = date.repaired ? 0 : 1
+      if best == nil || (whole, score) > (best!.whole, best!.score) {
+        best = (whole, score, Found(value: date, confidence: min(0.95, score), line: line.index))
       }
     }
     return best?.found

@@ -302,9 +302,35 @@ final class ReceiptTextTests: XCTestCase {
     XCTAssertNil(found("INVOICE 1234/2018"))
     XCTAssertNil(found("2 X 0. 20 0.40 ZRL"))
     XCTAssertNil(found("Tel 12-34 5678"))
+    // Specks read as quotes or a tilde around a separator.
+    XCTAssertEqual(found("Date : 02- “04- 2018 1: M43")?.iso, "2018-04-02")
+    XCTAssertEqual(found("Date : 20~06-2018 13: Mi 49")?.repaired, true)
+    XCTAssertEqual(found("Date : 20~06-2018 13: Mi 49")?.iso, "2018-06-20")
     let extractor = ReceiptExtractor()
     XCTAssertEqual(
       extractor.extract(rows(["Doc 2703/2018", "Date: 26/03/2018 10:00", "TOTAL 9.00"])).date, "2018-03-26")
+    // However placed: a labelled mended date loses to an unlabelled whole one further down.
+    XCTAssertEqual(
+      extractor.extract(rows(["Date: 02- “04- 2018", "Shop", "06/04/2018", "TOTAL 9.00"])).date, "2018-04-06")
+  }
+
+  func testATimeWithPointsAndSecondsIsATime() {
+    XCTAssertEqual(ReceiptDate.time(in: "Date : 18/06/2018 08.18.00"), "08:18:00")
+    XCTAssertEqual(ReceiptDate.time(in: "Date : 18/06/2018 08:18:01"), "08:18:01")
+    XCTAssertNil(ReceiptDate.time(in: "2 x 12.50"))
+    XCTAssertEqual(ReceiptDate.time(in: "Time: 14.17:00"), "14:17:00")
+    // A date with points is no time: the time is the one after it.
+    XCTAssertEqual(ReceiptDate.time(in: "23.09.16 14:05"), "14:05")
+    XCTAssertEqual(ReceiptDate.time(in: "23.09.16 14.05.33"), "14:05:33")
+    // A date without its year, then the time: the hour is no year, nor the seconds of "04:04".
+    XCTAssertEqual(ReceiptDate.dates(in: "Zeit 04. 04. 13:43 Uhr"), [])
+    XCTAssertEqual(ReceiptDate.time(in: "Zeit 04. 04. 13:43 Uhr"), "13:43")
+    // The sale's date with its time beside it outranks a reprint's further down.
+    let extractor = ReceiptExtractor()
+    let lines =
+      ["Date : 18/06/2018 08.18.00"] + (1...16).map { "Item \($0) 1.00" }
+      + ["Date printed 18/06/2014 08:18:01"]
+    XCTAssertEqual(extractor.extract(rows(lines)).date, "2018-06-18")
   }
 
   func testTotalsConfirmedByAPaymentOrTheVATTableOutvoteAMisreadLabel() {
@@ -449,6 +475,9 @@ final class ReceiptTextTests: XCTestCase {
     XCTAssertNil(iso("REF A20190315"))
     // A day its month does not have is no date ("31/2 - 12" is an item code).
     XCTAssertNil(iso("AB31/2 - 12/360"))
+    // Nor does one that continues a chain of numbers ("11/3-21 - 12/480", an item code).
+    XCTAssertFalse(ReceiptDate.dates(in: "MI11/3-21 - 12/480").map(\.iso).contains("2012-03-21"))
+    XCTAssertEqual(iso("REG 7 19- 18/01/2018"), "2018-01-18")
     XCTAssertNil(iso("30/02/2019"))
     XCTAssertEqual(iso("29/02/2020"), "2020-02-29")
     // No month is 13-19: such a line holds no date rather than a mended one.
