@@ -882,9 +882,32 @@ public struct ReceiptExtractor: Sendable {
           == true
     }) {
       best = (best.score, rounded.price!, rounded.index, max(best.weight, 2))
+    } else if let adjusted = roundedByAdjustment(best.money, lines, below: best.line) {
+      best.money = adjusted
     }
     let confidence = (best.weight >= 3 ? 0.85 : 0.75) * min(1, lines[best.line].confidence / 80 + 0.2)
     return Found(value: best.money, confidence: confidence * (best.weight == 0 ? 0.7 : 1), line: best.line)
+  }
+
+  /// The total with the rounding adjustment printed on the row right below its own (an amount
+  /// under one unit on a rounding row) added or taken away, where that makes it rounder: a total
+  /// printed before rounding ("Total (Inclusive of GST): 23.26", "Rounding Adj: ~0.01") whose
+  /// rounded amount below was lost or misread. The adjustment's sign is often lost; an adjustment
+  /// rounds. One printed further down, among the payments, rounds the cash paid, not the total
+  /// (on the SROIE training folds such receipts are labelled with the total as printed).
+  static func roundedByAdjustment(_ total: Money, _ lines: [Line], below line: Int) -> Money? {
+    guard line + 1 < lines.count,
+      ReceiptKeywords.containsAny(lines[line + 1].folded, ReceiptKeywords.rounding),
+      let adjustment = lines[line + 1].amounts.last?.money.magnitude,
+      adjustment.cents > 0, adjustment.cents < 100, adjustment < total
+    else { return nil }
+    return [total + adjustment, total - adjustment].filter { roundness($0) > roundness(total) }
+      .max { roundness($0) < roundness($1) }
+  }
+
+  /// How round an amount is: 3 for whole units, 2 for tens of cents, 1 for fives, else 0.
+  static func roundness(_ money: Money) -> Int {
+    [100, 10, 5].firstIndex { money.cents % $0 == 0 }.map { 3 - $0 } ?? 0
   }
 
   /// The one amount of the previous row when it has no label of its own: a payment's amount

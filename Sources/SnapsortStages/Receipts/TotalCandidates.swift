@@ -69,6 +69,11 @@ public struct TotalCandidates: Sendable {
     for occurrence in occurrences(page, implied: implied) where occurrence.money.cents > 0 {
       byValue[occurrence.money, default: []].append(occurrence)
     }
+    // A total the rules rounded by the adjustment below it is printed nowhere: it stands on the
+    // row it was read from, so the model weighs it with that row's label against the others.
+    if let rules = page.totals.total, byValue[rules.value] == nil, rules.value.cents > 0 {
+      byValue[rules.value] = [Occurrence(money: rules.value, line: rules.line, labelled: true)]
+    }
     let values = byValue.keys.sorted(by: >)
     let context = Context(page: page, values: values, arithmetic: arithmetic)
     return values.enumerated().map { rank, money in

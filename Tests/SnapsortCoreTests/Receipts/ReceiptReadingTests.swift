@@ -132,6 +132,10 @@ final class KeyLineVoteTests: XCTestCase {
     XCTAssertEqual(KeyLineVote.decide(page: "14.85", rereads: ["14.65", nil, "14.85"]), "14.85")
     XCTAssertEqual(KeyLineVote.decide(page: "14.85", rereads: ["14.65", "14.66", nil]), "14.85")
     XCTAssertEqual(KeyLineVote.decide(page: "14.85", rereads: [nil, nil, nil]), "14.85")
+    XCTAssertEqual(
+      KeyLineVote.decide(page: "33.05", rereads: ["3.05", "3.05", "33.05"]), "33.05",
+      "a leading digit cut off is the crop's edge, not a mended misreading")
+    XCTAssertEqual(KeyLineVote.decide(page: "265.81", rereads: ["26.81", "26.81", nil]), "26.81")
     XCTAssertEqual(KeyLineVote.total(in: "Total RM 14.65"), "14.65")
     XCTAssertEqual(KeyLineVote.total(in: "— -29.78"), "29.78")
     XCTAssertFalse(

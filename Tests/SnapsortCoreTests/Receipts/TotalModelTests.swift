@@ -43,6 +43,25 @@ final class TotalModelTests: XCTestCase {
     XCTAssertEqual(byValue["7.95"]?.features["change"], 1)
   }
 
+  func testAnAdjustmentRightBelowTheTotalRoundsItWhateverItsSign() {
+    let extractor = ReceiptExtractor(catalog: nil, totalModel: nil)
+    let rounded = ["SHOP", "TEA 23.26", "TOTAL 23.26", "ROUNDING ADJ ~0.01", "SERVER A"]
+    XCTAssertEqual(extractor.extract(receiptRows(rounded)).total, Money(cents: 2325))
+    let evidence = extractor.totalEvidence(receiptRows(rounded))
+    let candidate = evidence.candidates.first { $0.value == "23.25" }
+    XCTAssertEqual(candidate?.line, 2, "the rounded total stands on its total's row")
+    XCTAssertEqual(candidate?.features["total_label"], 2.0 / 3)
+    XCTAssertEqual(candidate?.features["rules"], 1)
+    let paidInCash = ["SHOP", "TEA 38.37", "TOTAL 38.37", "CASH 40.35", "ROUNDING ADJ 0.02", "CHANGE 2.00"]
+    XCTAssertEqual(
+      extractor.extract(receiptRows(paidInCash)).total, Money(cents: 3837),
+      "an adjustment among the payments rounds the cash, not the total")
+    let round = ["SHOP", "TEA 26.60", "TOTAL 26.60", "ROUNDING 0.01"]
+    XCTAssertEqual(extractor.extract(receiptRows(round)).total, Money(cents: 2660), "no rounder either way")
+    XCTAssertEqual(
+      [2_000, 2_010, 2_015, 2_016].map { ReceiptExtractor.roundness(Money(cents: $0)) }, [3, 2, 1, 0])
+  }
+
   func testRulesAloneTakeTheLabelledTotal() {
     XCTAssertEqual(ReceiptExtractor(catalog: nil, totalModel: nil).extract(page).total, Money(cents: 1250))
   }
