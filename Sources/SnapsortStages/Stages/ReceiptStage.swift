@@ -184,6 +184,7 @@ public final class ReceiptStage: Stage {
       let raw = try read(
         [("raw", { scan })], logoPage: nil, plan: plan, engine: engine, item: item, latest: latest)
       choice.settle(&receipt, other: raw.receipt, otherName: "raw")
+      try Self.keepLines(of: raw, in: &receipt, item: item)
       notes += raw.notes.map { "second reading, of the scan as loaded: \($0)" }
     }
     Self.assumeCurrency(&receipt, options.defaultCurrency)
@@ -204,6 +205,15 @@ public final class ReceiptStage: Stage {
     return TextPage.turned(
       width: full.width, height: full.height, corners: [Point(0, 0), Point(w, 0), Point(w, h), Point(0, h)],
       orientation: orientation)
+  }
+
+  /// The raw reading's lines, on the page they were read on, when the page's reading gave none:
+  /// the record's fields then come from the raw reading alone, and without its lines `search` and
+  /// the review would show none of the receipt's words.
+  static func keepLines(of raw: Reading, in receipt: inout ReceiptRecord, item: PhotoItem) throws {
+    guard receipt.text?.isEmpty ?? true, let lines = raw.receipt.text, !lines.isEmpty else { return }
+    receipt.text = lines
+    receipt.textPage = try textPage(of: nil, item: item, turn: raw.turn)
   }
 
   /// Which way up the page is turned (EXIF orientation 3, 6 or 8) and by how many degrees.

@@ -64,6 +64,29 @@ final class ReceiptReadingChoiceTests: XCTestCase {
     XCTAssertEqual(euro.currency, "EUR", "the page's own currency stays")
   }
 
+  /// A page read to no line at all keeps the raw reading's lines, on the whole photo they were
+  /// read on; a page with lines of its own keeps them.
+  func testAPageReadToNothingKeepsTheRawReadingsLines() throws {
+    let url = ClassifyStageTests.root.appendingPathComponent("samples/receipts/receipt-01-en-photo.jpg")
+    let item = PhotoItem(relativePath: url.lastPathComponent, url: url, outputDirectory: nil)
+    try LoadStage(options: .init(), context: StageContext()).process(item)
+    let full = try item.fullImage()
+    let raw = ReceiptStage.Reading(
+      receipt: reading(["KT SHOP", "TOTAL 9.00"]), notes: [], turn: (orientation: 3, degrees: 180))
+    var empty = ReceiptRecord()
+    empty.text = []
+    try ReceiptStage.keepLines(of: raw, in: &empty, item: item)
+    XCTAssertEqual(empty.text?.map(\.text), ["KT SHOP", "TOTAL 9.00"])
+    let page = try XCTUnwrap(empty.textPage)
+    XCTAssertEqual([page.width, page.height], [full.width, full.height])
+    XCTAssertEqual(
+      page.quad.corners.first, Point(Double(full.width), Double(full.height)), "read turned a half")
+
+    var read = reading(["SHOP", "TOTAL 9.00"])
+    try ReceiptStage.keepLines(of: raw, in: &read, item: item)
+    XCTAssertEqual(read.text?.map(\.text), ["SHOP", "TOTAL 9.00"])
+  }
+
   func testAnotherValueNeedsTheMarginOfConfidence() {
     let choice = ReceiptReadingChoice(margins: ["merchant": 0.1])
     let page = record(merchant: "SHOP", confidence: 0.6)
