@@ -113,16 +113,10 @@ struct ReceiptTextCommand: ParsableCommand {
     var failed = 0
     var rows: [[String]] = []
     for input in inputs {
-      if merchantCandidates || totalCandidates || currencyEvidence {
+      if let evidence {
         do {
           let lines = try ReceiptTextLines.read(input.url, name: input.name)
-          if merchantCandidates {
-            try printEvidence(input.name, extraction.merchantEvidence(from: lines))
-          } else if currencyEvidence {
-            try printEvidence(input.name, extraction.currencyEvidence(from: lines))
-          } else {
-            try printEvidence(input.name, extraction.totalEvidence(from: lines))
-          }
+          try printEvidence(input.name, extraction.evidence(evidence, rows: ReceiptLine.rows(from: lines)))
         } catch {
           Terminal.error("\(error)")
           failed += 1
@@ -160,12 +154,8 @@ struct ReceiptTextCommand: ParsableCommand {
         throw SnapsortExit.usage
       }
       for record in records {
-        if merchantCandidates {
-          try printEvidence(record.file, extraction.merchantEvidence(fromRows: record.rows))
-        } else if totalCandidates {
-          try printEvidence(record.file, extraction.totalEvidence(fromRows: record.rows))
-        } else if currencyEvidence {
-          try printEvidence(record.file, extraction.currencyEvidence(fromRows: record.rows))
+        if let evidence {
+          try printEvidence(record.file, extraction.evidence(evidence, rows: record.rows))
         } else {
           let output = ReceiptTextExtraction.Output(
             file: record.file, receipt: extraction.receipt(fromRows: record.rows))
@@ -173,6 +163,13 @@ struct ReceiptTextCommand: ParsableCommand {
         }
       }
     }
+  }
+
+  /// The evidence a flag asks for instead of records; nil for records.
+  private var evidence: ReceiptTextExtraction.Evidence? {
+    if merchantCandidates { return .merchant }
+    if totalCandidates { return .total }
+    return currencyEvidence ? .currency : nil
   }
 
   /// One line of JSON: the file and a model's evidence on it.

@@ -99,12 +99,9 @@ extension RecordStore {
   /// Each merchant's currency: the one most of its receipts that name a currency name, for its
   /// receipts that name none (ties: the first in sort order).
   static func merchantCurrencies(_ receipts: [Row]) -> [String: String] {
-    var counts: [String: [String: Int]] = [:]
-    for row in receipts {
-      guard let merchant: String = row["merchant"], let currency: String = row["currency"] else { continue }
-      counts[merchant, default: [:]][currency, default: 0] += 1
+    currencyCounts(receipts, by: "merchant").mapValues {
+      $0.min { ($1.value, $0.key) < ($0.value, $1.key) }!.key
     }
-    return counts.mapValues { $0.min { ($1.value, $0.key) < ($0.value, $1.key) }!.key }
   }
 
   /// Each receipt language's currency, for a receipt that names none and whose merchant's
@@ -112,14 +109,19 @@ extension RecordStore {
   /// two or more name one. English is printed in ringgit, dollars and pounds, so a store whose
   /// English receipts name two currencies assumes neither.
   static func languageCurrencies(_ receipts: [Row]) -> [String: String] {
-    var named: [String: Set<String>] = [:]
-    var counts: [String: Int] = [:]
-    for row in receipts {
-      guard let language: String = row["language"], let currency: String = row["currency"] else { continue }
-      named[language, default: []].insert(currency)
-      counts[language, default: 0] += 1
+    currencyCounts(receipts, by: "language").compactMapValues { counts in
+      counts.count == 1 && counts.first!.value >= 2 ? counts.first!.key : nil
     }
-    return named.compactMapValues { $0.count == 1 ? $0.first : nil }.filter { counts[$0.key]! >= 2 }
+  }
+
+  /// For each value of `column`, how many receipts name each currency.
+  private static func currencyCounts(_ receipts: [Row], by column: String) -> [String: [String: Int]] {
+    var counts: [String: [String: Int]] = [:]
+    for row in receipts {
+      guard let key: String = row[column], let currency: String = row["currency"] else { continue }
+      counts[key, default: [:]][currency, default: 0] += 1
+    }
+    return counts
   }
 
   public func stats(itemLimit: Int = 10) throws -> StoreStats {

@@ -112,17 +112,17 @@ public struct ReceiptExtractor: Sendable {
   ) {
     let evidence = CurrencyEvidence(lines)
     let currency = evidence.choice
+    let language = evidence.leadingLanguage?.detected
     receipt.currency = currency?.currency
     receipt.currencyEvidence = currency?.source
-    receipt.language = evidence.leadingLanguage?.detected?.rawValue
+    receipt.language = language?.rawValue
     Self.set(&fields, "currency", currency?.currency, currency?.confidence ?? 0, currency?.line)
 
     if let merchant = merchant(lines, rows: rows) {
       receipt.merchant = merchant.value
       Self.set(&fields, "merchant", merchant.value, merchant.confidence, merchant.line)
     }
-    let order = Self.dateOrder(
-      lines, currency: currency?.currency, language: evidence.leadingLanguage?.detected)
+    let order = Self.dateOrder(lines, currency: currency?.currency, language: language)
     let date = Self.date(lines, order: order, latest: latestDate)
     if date == nil, latestDate != nil, let refused = Self.date(lines, order: order) {
       receipt.dateRejected = "\(refused.value.iso) (line \(refused.line)): after the photo was taken"

@@ -60,42 +60,30 @@ public struct ReceiptTextExtraction: Sendable {
       totalModel: totalRules ? nil : ReceiptExtractor.bundledTotalModel)
   }
 
-  /// The merchant model's evidence on the rows `lines` rebuild: the rules' answer and the
-  /// header's candidates with their features.
-  public func merchantEvidence(from lines: [TesseractEngine.Item]) -> MerchantCandidates.Evidence {
-    extractor.merchantEvidence(ReceiptLine.rows(from: lines))
-  }
-
   /// The receipt the stage would extract from a record's rows (`receipt.text`), each taken as
   /// one printed row, as the stage read it.
   public func receipt(fromRows rows: [ReceiptLine]) -> ReceiptRecord {
     extractor.extract(rows)
   }
 
-  /// The merchant model's evidence on a record's rows.
-  public func merchantEvidence(fromRows rows: [ReceiptLine]) -> MerchantCandidates.Evidence {
-    extractor.merchantEvidence(rows)
+  /// What `receipt-text` dumps for a fitting script instead of records.
+  public enum Evidence: Sendable {
+    /// The merchant model's: the rules' answer and the header's candidates with their features.
+    case merchant
+    /// The total model's: the rules' total and the page's amounts with their features.
+    case total
+    /// What the receipt says of its currency: marks, country and language.
+    case currency
   }
 
-  /// The total model's evidence on the rows `lines` rebuild: the rules' total and the page's
-  /// amounts with their features.
-  public func totalEvidence(from lines: [TesseractEngine.Item]) -> TotalCandidates.Evidence {
-    extractor.totalEvidence(ReceiptLine.rows(from: lines))
-  }
-
-  /// The total model's evidence on a record's rows.
-  public func totalEvidence(fromRows rows: [ReceiptLine]) -> TotalCandidates.Evidence {
-    extractor.totalEvidence(rows)
-  }
-
-  /// What the rows `lines` rebuild say of the receipt's currency: marks, country and language.
-  public func currencyEvidence(from lines: [TesseractEngine.Item]) -> CurrencyEvidence {
-    extractor.currencyEvidence(ReceiptLine.rows(from: lines))
-  }
-
-  /// What a record's rows say of the receipt's currency.
-  public func currencyEvidence(fromRows rows: [ReceiptLine]) -> CurrencyEvidence {
-    extractor.currencyEvidence(rows)
+  /// One kind of evidence on one receipt's rows (a record's, or those `ReceiptLine.rows(from:)`
+  /// rebuilds from boxed lines).
+  public func evidence(_ kind: Evidence, rows: [ReceiptLine]) -> any Encodable {
+    switch kind {
+    case .merchant: extractor.merchantEvidence(rows)
+    case .total: extractor.totalEvidence(rows)
+    case .currency: extractor.currencyEvidence(rows)
+    }
   }
 
   /// Each record of a run's `records.jsonl` that has receipt rows: its file and its rows, each
