@@ -46,6 +46,12 @@ public final class OCRStage: Stage {
     /// model's fitted Cyrillic choice (`NameModel.cyrillic`) prefers it to the `name_languages` one
     /// (never without a name model); "" for none.
     public var cyrillicLanguages: String = "rus,ukr"
+    /// The most letters a `cyrillic_languages` reading of a line can have per line height of its
+    /// width: with it the suggested name is read with those packs only when some reading that
+    /// long or shorter could be taken over its `name_languages` reading (about half are not read
+    /// then); 0 reads it always. 1.5 times the most seen on training cards
+    /// (bench/speed/fit_cyrillic_gate.py).
+    public var cyrillicLettersPerHeight: Double = 6.6
     /// How many of the best name candidates are read again with `name_languages`.
     public var nameRereads: Int = 2
     /// The model that ranks candidate lines as the name (fitted by bench/names/fit_names.py on
@@ -101,6 +107,9 @@ public final class OCRStage: Stage {
     for language in options.cyrillicLanguages.split(separator: ",") {
       try ConfigError.at("cyrillic_languages") { try TesseractEngine.checkInstalled(String(language)) }
     }
+    guard options.cyrillicLettersPerHeight >= 0 else {
+      throw ConfigError(path: "cyrillic_letters_per_height", "use 0 (always read) or more letters")
+    }
     guard (0...5).contains(options.nameRereads) else {
       throw ConfigError(path: "name_rereads", "use 0 to 5 lines")
     }
@@ -146,6 +155,7 @@ public final class OCRStage: Stage {
         : try options.cyrillicLanguages.split(separator: ",").map {
           try context.sharedEngines.engine(languages: String($0))
         },
+      cyrillicLettersPerHeight: options.cyrillicLettersPerHeight,
       rereads: options.nameRereads, lineHeight: options.nameLineHeight, inkLines: options.nameLineInk,
       lineBox: options.nameLineBox ? NameLineBox() : nil,
       imageLines: options.nameImageLines, imageRuns: options.nameImageRuns,

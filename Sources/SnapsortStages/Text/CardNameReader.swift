@@ -13,6 +13,10 @@ struct CardNameReader {
   var spellings: CardNameCatalog?
   /// Packs that read the suggested name again for a Cyrillic name (`cyrillic_languages`).
   var cyrillicEngines: [SharedTesseractEngine] = []
+  /// The most letters a Cyrillic reading can have per height of its lines' width
+  /// (`cyrillic_letters_per_height`), from which the choice is asked whether any reading could be
+  /// taken before the line is read; 0 reads it always.
+  var cyrillicLettersPerHeight: Double = 0
   /// How many of the best candidates are read again.
   var rereads: Int
   /// Pixels a line's box is scaled to before it is read again; 0 keeps its size.
@@ -80,7 +84,7 @@ struct CardNameReader {
         }
         // Logging reads every candidate with the Cyrillic packs, so the fit can choose for any.
         let cyrillic =
-          (rank == 0 && model?.cyrillic != nil) || candidatesLog != nil
+          (rank == 0 && mayTakeCyrillic(over: reading, page: candidate)) || candidatesLog != nil
           ? cyrillicReading(candidate, of: gray, deadline: deadline) : nil
         if rank == 0, let cyrillic, takesCyrillic(cyrillic, over: reading, page: candidate) {
           name = cyrillic.text
@@ -112,6 +116,19 @@ struct CardNameReader {
     return choice.takes(
       CyrillicChoice.measurements(
         cyrillic: cyrillic, latin: latin, pageConfidence: candidate.features["confidence"] ?? 0))
+  }
+
+  /// Whether the model's fitted choice could take some Cyrillic reading of the candidate over its
+  /// Latin one (most names are not: their Latin reading is confident), so that it is worth reading;
+  /// never without a model.
+  func mayTakeCyrillic(over latin: LineReading?, page candidate: CardNamePicker.Candidate) -> Bool {
+    guard let choice = model?.cyrillic else { return false }
+    guard cyrillicLettersPerHeight > 0 else { return true }
+    let lines = candidate.lineBoxes.isEmpty ? [candidate.box] : candidate.lineBoxes
+    let heights = lines.reduce(0) { $0 + $1.width / max(1, $1.height) }
+    return choice.couldTake(
+      over: latin, pageConfidence: candidate.features["confidence"] ?? 0,
+      letters: Int((cyrillicLettersPerHeight * heights).rounded(.up)))
   }
 
   /// The candidate read with the Cyrillic packs: the most confident of their readings that has

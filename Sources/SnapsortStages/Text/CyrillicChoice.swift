@@ -32,18 +32,48 @@ public struct CyrillicChoice: Codable, Sendable, Equatable, StandardisedLogistic
   {
     let cyrillicLetters = cyrillic.text.unicodeScalars.filter { $0.properties.isAlphabetic }
     let inCyrillic = cyrillicLetters.filter { (0x400...0x4FF).contains($0.value) }.count
+    return measurements(
+      cyrillicConfidence: cyrillic.confidence, letters: cyrillicLetters.count,
+      share: Double(inCyrillic) / Double(max(1, cyrillicLetters.count)), latin: latin,
+      pageConfidence: pageConfidence)
+  }
+
+  /// The measurements of a Cyrillic reading given by its confidence (0–100), letters and share of
+  /// them in Cyrillic.
+  private static func measurements(
+    cyrillicConfidence: Double, letters: Int, share: Double, latin: CardNameReader.LineReading?,
+    pageConfidence: Double
+  ) -> [String: Double] {
     let latinText = latin?.text ?? ""
     let latinLetters = latinText.filter(\.isLetter)
     return [
-      "cyrillic_confidence": cyrillic.confidence / 100,
+      "cyrillic_confidence": cyrillicConfidence / 100,
       "latin_confidence": (latin?.confidence ?? 0) / 100,
-      "confidence_margin": (cyrillic.confidence - (latin?.confidence ?? 0)) / 100,
+      "confidence_margin": (cyrillicConfidence - (latin?.confidence ?? 0)) / 100,
       "page_confidence": pageConfidence,
-      "cyrillic_share": Double(inCyrillic) / Double(max(1, cyrillicLetters.count)),
-      "cyrillic_letters": log1p(Double(cyrillicLetters.count)),
+      "cyrillic_share": share,
+      "cyrillic_letters": log1p(Double(letters)),
       "latin_letters": log1p(Double(latinLetters.count)),
       "latin_diacritics": CardNameReconciler.hasDiacritics(latinText) ? 1 : 0,
     ]
+  }
+
+  /// Whether any reading of at most `letters` letters by the Cyrillic packs could be taken over
+  /// `latin`, so that a line none could be taken for is not read with them. The probability is
+  /// logistic in the measurements, each monotone in the reading's confidence, share and letters,
+  /// so its largest value over every such reading lies at a corner of their ranges.
+  func couldTake(over latin: CardNameReader.LineReading?, pageConfidence: Double, letters: Int) -> Bool {
+    for confidence in [0.0, 100] {
+      for share in [0.0, 1] {
+        for count in [1, max(1, letters)] {
+          let values = Self.measurements(
+            cyrillicConfidence: confidence, letters: count, share: share, latin: latin,
+            pageConfidence: pageConfidence)
+          if takes(values) { return true }
+        }
+      }
+    }
+    return false
   }
 
   /// The probability that the Cyrillic reading is nearer the name than the Latin one.
