@@ -37,6 +37,12 @@ public final class WarpStage: Stage {
     /// Confidently read letters from which the crop as it is counts as upright without reading
     /// it turned (bench/names/fit_orientation.py on training cards).
     public var textOrientationSureAt: Int = 9
+    /// Degrees within which a crop's quad square to the image's axes is a card drawn on a screen,
+    /// which shows it upright: unless a barcode says otherwise it is kept as detected, without
+    /// reading it or asking the layout (on the training cards no crop that square lay upside
+    /// down, and the readings turned a screenshot wrongly: bench/speed/fit_square_orientation.py);
+    /// a negative value reads such crops too.
+    public var squareUprightDegrees: Double = 0.25
     /// Bench setting: appends each crop's orientation evidence (barcode votes, layout, both
     /// readings) to this JSON Lines file; every reading is then made, whatever decides.
     public var orientationLog: String = ""
@@ -150,7 +156,8 @@ public final class WarpStage: Stage {
     var turned: Bool
   }
 
-  /// A barcode read upside down says the card is; without one, the type read both ways up may
+  /// A barcode read upside down says the card is; without one, a quad square to the image (a
+  /// screen's card) is upright; else the type read both ways up may
   /// (upside-down type reads as few, unsure letters), and it comes before the layout, which
   /// takes a code panel printed at the top for one at the bottom; else the layout (a chip, a code
   /// panel) may; else the crop is kept as detected. bench/names/fit_orientation.py measured the
@@ -170,15 +177,17 @@ public final class WarpStage: Stage {
     let up = votes.filter { $0 == 0 }.count
     let logs = orientationLog != nil
     let barcode: Bool? = down == up ? nil : down > up
+    let onScreen = barcode == nil && Quad.isSquareToAxes(quad, withinDegrees: options.squareUprightDegrees)
     // Half of it for each reading: a tiled pattern can take tesseract 250 ms of CPU a way, and a
     // loaded machine twice that in wall time, so a tight deadline would make the answer the load's.
     let deadline = Int(min(5000, item.secondsRemaining * 1000))
-    let flattened = barcode != nil && !logs || textOrientation == nil ? nil : TextContrast.flattened(gray)
+    let decided = barcode != nil || onScreen
+    let flattened = decided && !logs || textOrientation == nil ? nil : TextContrast.flattened(gray)
     let readings = flattened.flatMap { textOrientation?.readings($0, deadline: deadline) }
     let text = readings?.evidence
     let textVerdict = text?.verdict(lead: options.textOrientationLead)
-    let layout = (barcode ?? textVerdict) != nil && !logs ? nil : CardLayout.verdict(crop)
-    let turned = barcode ?? textVerdict ?? layout ?? false
+    let layout = (decided || textVerdict != nil) && !logs ? nil : CardLayout.verdict(crop)
+    let turned = barcode ?? (onScreen ? false : textVerdict ?? layout ?? false)
     orientationLog?.append(
       Evidence(
         file: item.relativePath, quad: quad.map { [$0.x, $0.y] }, barcodeUp: up, barcodeDown: down,

@@ -55,3 +55,33 @@ final class WarpStagePreparedTests: XCTestCase {
     XCTAssertGreaterThan(handed, 0, "the crop as detected is upright: its grey page is handed on")
   }
 }
+
+/// A quad square to the image is a card drawn on a screen, which shows it upright: without a
+/// barcode's vote it is kept as detected and not read for which way is up (the ocr stage makes
+/// the coarse reading then); a tilted quad, or the rule turned off, is read.
+final class WarpStageScreenTests: XCTestCase {
+  private func crop(of quad: [Point], squareUprightDegrees: Double) throws -> CardCrop {
+    let url = ClassifyStageTests.root.appendingPathComponent("samples/screenshots/screenshot-01-light.png")
+    let item = PhotoItem(relativePath: url.lastPathComponent, url: url, outputDirectory: nil)
+    try LoadStage(options: .init(), context: StageContext()).process(item)
+    item.artifacts.write(CardGeometry(quad: quad, confidence: 0.9, reason: nil, shape: .card))
+    var options = WarpStage.Options()
+    options.squareUprightDegrees = squareUprightDegrees
+    try WarpStage(options: options, context: StageContext()).process(item)
+    return try XCTUnwrap(item.artifacts[CardCrop.self])
+  }
+
+  func testASquareQuadIsKeptAsDetectedUnread() throws {
+    let corners = [Point(60, 300), Point(700, 300), Point(700, 700), Point(60, 700)]
+    let upsideDown = Array(corners[2...] + corners[..<2])
+    for quad in [corners, upsideDown] {
+      let crop = try crop(of: quad, squareUprightDegrees: 0.25)
+      XCTAssertEqual(crop.quad, quad)
+      XCTAssertNil(crop.reading)
+      XCTAssertNil(crop.prepared?.flattened)
+      XCTAssertNotNil(try self.crop(of: quad, squareUprightDegrees: -1).reading, "read when the rule is off")
+    }
+    let tilted = [Point(60, 300), Point(700, 330), Point(681, 730), Point(41, 700)]
+    XCTAssertNotNil(try crop(of: tilted, squareUprightDegrees: 0.25).reading, "a tilted quad is read")
+  }
+}
