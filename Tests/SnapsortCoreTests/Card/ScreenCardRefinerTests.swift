@@ -180,6 +180,16 @@ final class ScreenCardRefinerTests: XCTestCase {
     XCTAssertNil(refiner.cardAtTop(truth))
   }
 
+  func testTheScreensEdgesDoNotMakeACardOfTheToolbarsFootAndTheCardsBottom() throws {
+    // A card inside the screen, its shadow fading out before the screen's edges: the quad a
+    // detector gives spans the screen from the toolbar's foot down, and the screen's two edges
+    // (no step) with the toolbar's foot and the card's bottom have the card's aspect and a larger
+    // area. The card's bottom does not reach the screen's edges, so those edges are no sides.
+    let image = screenshot(blur: 20, shadowAlpha: 0.4, toolbar: true)
+    let coarse = [Point(0, 150), Point(720, 150), Point(720, 610), Point(0, 610)]
+    try assertCorners(ScreenCardRefiner(image: image).refine(coarse), within: 1)
+  }
+
   func testACardRunningOffTheLeftEdgeIsPlacedFromItsAspect() throws {
     // The same screen scrolled 100 pixels to the left: the card's left side is 60 pixels beyond
     // the screen's edge, and its top and bottom run to it.
