@@ -22,7 +22,7 @@ public enum CardNamePicker {
     public var lineBoxes: [Box] = []
     /// The lines of `lineBoxes`, by index, that were found in the crop's pixels and read on their
     /// own already, with that reading and its confidence (0–100): reading them again from the grey
-    /// page would lose type that is ink only in colour.
+    /// page would lose type that is ink only in colour. Also a run's `&` lines, as the page read them.
     public var readLines: [Int: (text: String, confidence: Double)] = [:]
     /// `NameLineCandidates` measurements, by feature name.
     public var features: [String: Double] = [:]

@@ -47,14 +47,24 @@ extension CardNameReader {
       let box = NameLineCandidates.union([line.box] + words.map(\.box))
       let item = TesseractEngine.Item(
         text: reading.lines.map(\.text).joined(separator: " "), box: box, confidence: first.confidence)
-      // Measured as one more line of the page, so that height rank and position compare like for like.
-      let measured = NameLineCandidates.candidates(
-        lines: page.lines + [item], words: page.words + words, width: Double(crop.width),
-        height: Double(crop.height))
-      let own = (text: CardNamePicker.clean(item, words: page.words + words), confidence: first.confidence)
-      found += Self.imageLineCandidates(measured, line: box, reading: own, runs: imageRuns)
+      found += Self.foundLineCandidates(
+        item, words: words, page: page, size: (Double(crop.width), Double(crop.height)), runs: imageRuns)
     }
     return found
+  }
+
+  /// The candidates of a line found in the pixels and read on its own (`item`, its reading's
+  /// `words` in the crop's pixels), measured as one more line of the page so that height rank and
+  /// position compare like for like. The found line's text is its own reading's alone: the page's
+  /// words over the same print would join a second reading of the line (`ESSO ESSO`).
+  static func foundLineCandidates(
+    _ item: TesseractEngine.Item, words: [TesseractEngine.Item], page: TesseractEngine.Result,
+    size: (width: Double, height: Double), runs: Bool
+  ) -> [CardNamePicker.Candidate] {
+    let measured = NameLineCandidates.candidates(
+      read: page.lines.map { ($0, page.words) } + [(item, words)], width: size.width, height: size.height)
+    let own = (text: CardNamePicker.clean(item, words: words), confidence: item.confidence)
+    return imageLineCandidates(measured, line: item.box, reading: own, runs: runs)
   }
 
   /// The candidates of `measured` (the page's lines measured with one found in the pixels) that
@@ -71,7 +81,7 @@ extension CardNameReader {
       }
       var candidate = candidate
       candidate.features["image_line"] = 1
-      candidate.readLines = [index: reading]
+      candidate.readLines[index] = reading
       return candidate
     }
   }

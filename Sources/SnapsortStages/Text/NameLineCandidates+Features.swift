@@ -5,19 +5,17 @@ extension NameLineCandidates {
   /// The measurements of one run of lines (one line, or a name set on two or three), by the names
   /// in `featureNames`. Keep in step with bench/names/fit_names.py, which only reads them.
   static func features(
-    _ run: [(TesseractEngine.Item, String)], words: [TesseractEngine.Item],
-    size: (width: Double, height: Double),
+    _ run: [RunLine], size: (width: Double, height: Double),
     tallest: Double, heights: [Double], above: Int
   ) -> [String: Double] {
-    let boxes = run.map(\.0.box)
+    let boxes = run.map(\.line.box)
     let box = union(boxes)
     let lineHeight = boxes.map(\.height).reduce(0, +) / Double(boxes.count)
-    let text = run.map(\.1).joined(separator: " ")
-    let raw = run.map(\.0.text).joined(separator: " ")
+    let text = run.map(\.text).joined(separator: " ")
+    let raw = run.map(\.line.text).joined(separator: " ")
     let letters = text.filter(\.isLetter)
     let visible = Double(max(1, text.filter { !$0.isWhitespace }.count))
-    let kept = run.flatMap { line, _ in CardNamePicker.wordsInLine(line, words: words) }
-      .filter { word in text.contains(word.text) }
+    let kept = run.flatMap(\.words).filter { word in text.contains(word.text) }
     let coverage = CardNameLexicon.shared.coverage(of: text)
     let tokens = text.split(separator: " ")
     let rank = heights.firstIndex { $0 <= boxes[0].height } ?? heights.count
@@ -29,7 +27,7 @@ extension NameLineCandidates {
       "lines_above": Double(min(above, 4)),
       "centre_offset": abs((box.x + box.width / 2) / size.width - 0.5) * 2,
       "width": box.width / size.width,
-      "confidence": run.map(\.0.confidence).reduce(0, +) / Double(run.count) / 100,
+      "confidence": run.map(\.line.confidence).reduce(0, +) / Double(run.count) / 100,
       "weakest_word": (kept.map(\.confidence).min() ?? 0) / 100,
       "log_letters": log1p(Double(letters.count)),
       "letter_share": Double(letters.count) / visible,

@@ -24,9 +24,9 @@ public enum NameLineCandidates {
     guard let coarse else { return found }
     var known = Set(found.map { IssuerText.fold($0.text) })
     let added = coarse.lines.filter { line in !page.lines.contains { sameLine($0.box, line.box) } }
-    let addedWords = added.flatMap { CardNamePicker.wordsInLine($0, words: coarse.words) }
     let merged = candidates(
-      lines: page.lines + added, words: page.words + addedWords, width: width, height: height)
+      read: page.lines.map { ($0, page.words) } + added.map { ($0, coarse.words) }, width: width,
+      height: height)
     let own = candidates(lines: coarse.lines, words: coarse.words, width: width, height: height)
     for var candidate in merged + own where !known.contains(IssuerText.fold(candidate.text)) {
       candidate.features["coarse_reading"] = 1
@@ -51,40 +51,75 @@ public enum NameLineCandidates {
   public static func candidates(
     lines: [TesseractEngine.Item], words: [TesseractEngine.Item], width: Double, height: Double
   ) -> [CardNamePicker.Candidate] {
-    let kept = lines.compactMap { line -> (TesseractEngine.Item, String)? in
+    candidates(read: lines.map { ($0, words) }, width: width, height: height)
+  }
+
+  /// A line as a run holds it: the reading's line, its cleaned text and the words it was cleaned
+  /// from.
+  typealias RunLine = (line: TesseractEngine.Item, text: String, words: [TesseractEngine.Item])
+
+  /// The candidates of lines that may come from different readings, each line with the words of
+  /// the reading it came from. A line takes only its own reading's words: a line found in the
+  /// pixels lies over the page's words of the same print, and took them as well (`ESSO ESSO`,
+  /// `Gartnerei Schafer Gärtnerei Schäfer`: two readings of one line in one text).
+  static func candidates(
+    read lines: [(line: TesseractEngine.Item, words: [TesseractEngine.Item])], width: Double, height: Double
+  ) -> [CardNamePicker.Candidate] {
+    let kept = lines.compactMap { line, words -> RunLine? in
       // A third of the card tall is a barcode or a logo read as letters, not type.
       guard line.box.height <= height * 0.3 else { return nil }
-      let cleaned = CardNamePicker.clean(line, words: words)
-      guard cleaned.filter(\.isLetter).count >= 2 else { return nil }
-      return (line, cleaned)
-    }.sorted { $0.0.box.y < $1.0.box.y }
-    let tallest = kept.map(\.0.box.height).max() ?? 1
-    let heights = kept.map(\.0.box.height).sorted(by: >)
+      let own = CardNamePicker.wordsInLine(line, words: words)
+      let cleaned = CardNamePicker.clean(line, words: own)
+      if cleaned.filter(\.isLetter).count >= 2 { return (line, cleaned, own) }
+      // A line that is only `&` (`KITCHEN` / `&` / `CO`) joins the lines around it in a run.
+      let bare = line.text.trimmingCharacters(in: .whitespacesAndNewlines)
+      return CardNamePicker.conjunctions.contains(bare) ? (line, bare, own) : nil
+    }.sorted { $0.line.box.y < $1.line.box.y }
+    let lettered = kept.filter { !isConjunction($0) }
+    let tallest = lettered.map(\.line.box.height).max() ?? 1
+    let heights = lettered.map(\.line.box.height).sorted(by: >)
     var result: [CardNamePicker.Candidate] = []
     for start in kept.indices {
       var run = [kept[start]]
       var next = start + 1
       while true {
         let lineFeatures = features(
-          run, words: words, size: (width, height), tallest: tallest, heights: heights,
-          above: kept.filter { $0.0.box.y + $0.0.box.height <= run[0].0.box.y }.count)
+          run, size: (width, height), tallest: tallest, heights: heights,
+          above: lettered.filter { $0.line.box.y + $0.line.box.height <= run[0].line.box.y }.count)
         // Noise, and small print through and through (`Scan at checkout`, `Carte fidélité`), is
         // never the name, not even an alternative; it still counts for the others' measurements.
-        let text = run.map(\.1).joined(separator: " ")
-        if !isNoise(text) && lineFeatures["boilerplate"]! < 1 {
+        let text = run.map(\.text).joined(separator: " ")
+        if !isNoise(text) && lineFeatures["boilerplate"]! < 1 && !isConjunction(run[0])
+          && !isConjunction(run[run.count - 1])
+        {
           result.append(
             CardNamePicker.Candidate(
-              text: text, score: 0, box: union(run.map(\.0.box)), lineBoxes: run.map(\.0.box),
-              features: lineFeatures))
+              text: text, score: 0, box: union(run.map(\.line.box)), lineBoxes: run.map(\.line.box),
+              readLines: conjunctionLines(run), features: lineFeatures))
         }
         guard run.count < 3,
-          let following = (next..<kept.count).first(where: { continues(run.last!.0.box, kept[$0].0.box) })
+          let following = (next..<kept.count).first(where: {
+            continues(run.last!.line.box, kept[$0].line.box)
+          })
         else { break }
         run.append(kept[following])
         next = following + 1
       }
     }
     return result
+  }
+
+  static func isConjunction(_ line: RunLine) -> Bool {
+    CardNamePicker.conjunctions.contains(line.text)
+  }
+
+  /// A run's `&` lines, kept as the page read them: read again alone, a lone `&` cleans to nothing.
+  static func conjunctionLines(_ run: [RunLine]) -> [Int: (text: String, confidence: Double)] {
+    var lines: [Int: (text: String, confidence: Double)] = [:]
+    for (index, line) in run.enumerated() where isConjunction(line) {
+      lines[index] = (line.text, line.line.confidence)
+    }
+    return lines
   }
 
   /// Fewer than three letters, or at most four that are all vertical strokes (`wil`, `IMM`):

@@ -152,6 +152,38 @@ final class NameModelTests: XCTestCase {
     XCTAssertNil(run?.readLines[0])
   }
 
+  /// A line that is only `&` joins the name's lines above and below it, kept as the page read it;
+  /// a run never starts or ends with it.
+  func testAmpersandLineJoinsTheLinesAroundIt() {
+    let lines = [
+      item("KITCHEN", x: 83, y: 93, h: 50), item("&", x: 80, y: 167, h: 51), item("CO", x: 81, y: 242, h: 50),
+      item("OLIVIA MORGAN", y: 548, h: 21),
+    ]
+    let candidates = NameLineCandidates.candidates(
+      lines: lines, words: words(lines), width: 1012, height: 638)
+    let joined = candidates.first { $0.text == "KITCHEN & CO" }
+    XCTAssertEqual(joined?.lineBoxes.count, 3)
+    XCTAssertEqual(joined?.readLines[1]?.text, "&")
+    XCTAssertNil(joined?.readLines[0])
+    XCTAssertFalse(candidates.contains { $0.text.hasPrefix("&") || $0.text.hasSuffix("&") })
+    XCTAssertEqual(candidates.first { $0.text == "KITCHEN" }?.features["height_rank"], 0)
+  }
+
+  /// A line found in the pixels over a line the page read too is its own reading's text only, and
+  /// a page line beside it keeps the page's words: two readings of one print never join in one
+  /// text (`ESSO ESSO`).
+  func testFoundLineOverThePageLineIsReadOnce() {
+    let page = [item("Gartnerei", y: 80, h: 50), item("Schafer", y: 150, h: 50)]
+    let found = TesseractEngine.Item(text: "Schäfer", box: [40, 140, 260, 70], confidence: 88)
+    let own = [TesseractEngine.Item(text: "Schäfer", box: [45, 145, 240, 60], confidence: 88)]
+    let candidates = CardNameReader.foundLineCandidates(
+      found, words: own, page: .init(lines: page, words: words(page), timedOut: false), size: (1012, 638),
+      runs: true)
+    XCTAssertEqual(Set(candidates.map(\.text)), ["Schäfer", "Gartnerei Schäfer"])
+    XCTAssertEqual(candidates.first { $0.lineBoxes.count == 1 }?.readLines[0]?.text, "Schäfer")
+    XCTAssertEqual(candidates.first { $0.lineBoxes.count == 1 }?.features["words"], 1)
+  }
+
   /// Punctuation at a line's ends is trimmed, but not the mark that closes a quotation inside the
   /// name, nor an ampersand between two of its words.
   func testCleaningKeepsClosingQuotesAndAmpersands() {
