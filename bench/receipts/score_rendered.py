@@ -51,7 +51,7 @@ def summarise(rows):
 def row(label, rows):
     n, f1, p, rc, acc = summarise(rows)
     cells = " | ".join(f"{acc[f]}/{n} ({acc[f] / n:.2f})" for f in ("total", "date", "merchant"))
-    return f"| {label} | {n} | {f1:.2f} (P {p:.2f}, R {rc:.2f}) | {cells} |"
+    return f"| {label} | {n} | {f1:.3f} (P {p:.3f}, R {rc:.3f}) | {cells} |"
 
 
 def main():

@@ -35,6 +35,10 @@ struct ItemAssembly {
   private var waiting: [String] = []
   /// A `quantity x unit price` row without an amount that no item above comes to.
   private var quantityAbove: (quantity: String, unitPrice: Money)?
+  /// Another reading of an item, by its position: the amount its quantity and unit price come to
+  /// where the row prints another (`Tomaten 4,90` / `1,592 kg x 2,51`). The receipt's arithmetic
+  /// chooses between the two (`ReceiptItems.reconciled`).
+  private(set) var alternatives: [Int: ReceiptItems.Item] = [:]
 
   init(continuation: Continuation = .above) {
     self.continuation = continuation
@@ -102,11 +106,20 @@ struct ItemAssembly {
       } else {
         append(description, quantity, unitPrice, amount)
       }
+      if (product.cents - amount.cents).magnitude > 1 {
+        let item = items[items.count - 1].item
+        alternatives[items.count - 1] = ReceiptItems.make(item.description, quantity, unitPrice, product)
+      }
     } else if !description.isEmpty {
       append(description, quantity, unitPrice, product)
     } else if let last = items.last, last.amount == product {
       items[items.count - 1] = ReceiptItems.make(last.item.description, quantity, unitPrice, product)
     } else {
+      // The item above it printed another amount: one of the two was misread, or the row is the
+      // next item's, printed above it.
+      if let last = items.last, waiting.isEmpty {
+        alternatives[items.count - 1] = ReceiptItems.make(last.item.description, quantity, unitPrice, product)
+      }
       quantityAbove = (quantity, unitPrice)
       return
     }
@@ -114,7 +127,7 @@ struct ItemAssembly {
   }
 
   private mutating func readPricedRow(_ row: ItemRow, amount: Money) {
-    let ownWords = row.description.filter(\.isLetter).count >= 2
+    let ownWords = row.hasWords
     // Above the first item a row of words is as likely a header (a column heading, a cashier)
     // as a description: the first item takes it only when its own row has no words. Where
     // descriptions stand below their amounts, a row of words above is never this item's, and a
@@ -130,8 +143,13 @@ struct ItemAssembly {
     var unitPrice = row.unitPrice ?? (row.quantity?.contains(".") == true ? nil : amount)
     if let above = quantityAbove, ReceiptItems.multiply(above.quantity, above.unitPrice) == amount {
       (quantity, unitPrice) = (above.quantity, above.unitPrice)
+      alternatives[items.count - 1] = nil
     }
     append(joined(row.description), quantity, unitPrice, amount)
+    if let product = row.product, let count = row.printedQuantity, let unit = row.printedUnitPrice {
+      alternatives[items.count - 1] = ReceiptItems.make(
+        items[items.count - 1].item.description, count, unit, product)
+    }
   }
 
   /// The waiting description rows, then the row's own words.

@@ -13,6 +13,25 @@ struct ItemRow {
   var amount: Money?
   /// The row prints `quantity x unit price` (or `@`).
   var isQuantityRow = false
+  /// A count and a unit price printed before the amount that do not come to it
+  /// (`2  1,99  3,88`): one of the three was misread.
+  var printedQuantity: String?
+  var printedUnitPrice: Money?
+  /// The description has words of its own: two letters or more, not only a unit and a times sign
+  /// left of a quantity row whose digits were misread (`@,745 kg x 2,64`).
+  var hasWords: Bool {
+    let words = description.lowercased().split(separator: " ").filter { !Self.unitWords.contains(String($0)) }
+    return words.joined().filter(\.isLetter).count >= 2
+  }
+  static let unitWords: Set<String> = [
+    "kg", "g", "l", "x", "szt", "szt.", "stk", "stk.", "st", "st.", "pcs", "pc", "ea",
+  ]
+
+  /// What `printedQuantity` × `printedUnitPrice` come to.
+  var product: Money? {
+    guard let printedQuantity, let printedUnitPrice else { return nil }
+    return ReceiptItems.multiply(printedQuantity, printedUnitPrice)
+  }
 
   init(_ line: ReceiptExtractor.Line) {
     if let q = ReceiptItems.quantity(in: line.text) {
@@ -48,6 +67,11 @@ struct ItemRow {
     }
     description = words
     (quantity, unitPrice) = Self.evidence(count: count, unit: unit?.money, amount: price)
+    if let count, let unit = unit?.money, unit.cents > 0, unitPrice != unit,
+      Double(count).map({ $0 >= 1 }) == true
+    {
+      (printedQuantity, printedUnitPrice) = (count, unit)
+    }
   }
 
   /// The quantity and unit price a row's numbers support: `count × unit = amount` (to the cent

@@ -720,9 +720,15 @@ public struct ReceiptExtractor: Sendable {
     // more items below it: the items end at the subtotal or total when either was read.
     let firstTotalsLine =
       [totals.subtotal?.line, totals.total?.line].compactMap { $0 }.min() ?? totals.savings?.line
+    let items = ReceiptItems.items(lines, end: firstTotalsLine ?? lines.count) { sum in
+      ReceiptConsistency.itemsAgree(
+        sum, subtotal: totals.subtotal?.value, savings: totals.savings?.value.magnitude,
+        tax: totals.tax?.value,
+        total: totals.total?.value)
+    }
     return TotalCandidates.Page(
       lines: lines, heights: TotalCandidates.heights(rows), totals: totals, labelled: labelled,
-      payments: payments, gross: gross, items: ReceiptItems.items(lines, end: firstTotalsLine ?? lines.count))
+      payments: payments, gross: gross, items: items)
   }
 
   /// The rules' total, unless the total model prefers another of the page's amounts by its

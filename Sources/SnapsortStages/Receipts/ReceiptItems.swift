@@ -32,7 +32,12 @@ enum ReceiptItems {
     return (digits, unitPrice, before, after)
   }
 
-  static func items(_ lines: [ReceiptExtractor.Line], end: Int) -> [Item] {
+  /// The items of rows `..<end`. `addsUp` tells whether items summing to an amount agree with the
+  /// receipt's subtotal or total; where they do not, one item read two ways takes the other reading
+  /// when that alone makes them agree.
+  static func items(_ lines: [ReceiptExtractor.Line], end: Int, addsUp: (Money) -> Bool = { _ in true })
+    -> [Item]
+  {
     let above = assemble(lines, end: end, continuation: .above)
     var chosen = above
     // Rows of words left right under the last item of a list the totals close, on a receipt
@@ -45,7 +50,20 @@ enum ReceiptItems {
         chosen = below
       }
     }
-    return chosen.items.filter { $0.amount.cents != 0 }
+    return reconciled(chosen, addsUp: addsUp).filter { $0.amount.cents != 0 }
+  }
+
+  /// The assembly's items, with one item's other reading (`ItemAssembly.alternatives`) taken when
+  /// the items do not add up as read and do with that reading, and with no other one.
+  static func reconciled(_ assembly: ItemAssembly, addsUp: (Money) -> Bool) -> [Item] {
+    var items = assembly.items
+    let sum = items.map(\.amount).reduce(Money(cents: 0), +)
+    guard !addsUp(sum) else { return items }
+    let fits = assembly.alternatives.filter { index, other in
+      index < items.count && addsUp(sum - items[index].amount + other.amount)
+    }
+    if fits.count == 1, let (index, other) = fits.first { items[index] = other }
+    return items
   }
 
   static func assemble(_ lines: [ReceiptExtractor.Line], end: Int, continuation: ItemAssembly.Continuation)
@@ -111,6 +129,32 @@ enum ReceiptItems {
     return Money(cents: (product + scale / 2) / scale)
   }
 
+  /// Letters a run of trailing words needs before it can be told from the description's own words.
+  static let leaderLetters = 6
+
+  /// The words without a dot leader read as letters (`Pasta co.cc ccc cc reece cece ees`): a run
+  /// of trailing words each of which brings at most one letter the run has not used yet, with
+  /// few distinct letters for its length (`ItemAssembly.letterVariety`, a rule read as letters).
+  /// A word with a digit ends the run (`Mleko 3,2%`); the first word always stays.
+  static func withoutLeaderLetters(_ words: [String]) -> [String] {
+    var used = Set<Character>()
+    var letters = 0
+    var start = words.count
+    for index in stride(from: words.count - 1, to: 0, by: -1) {
+      let word = words[index].lowercased()
+      guard !word.contains(where: \.isNumber) else { break }
+      let own = Set(word.filter(\.isLetter))
+      if !used.isEmpty && own.subtracting(used).count > 1 { break }
+      used.formUnion(own)
+      letters += word.filter(\.isLetter).count
+      start = index
+    }
+    guard letters >= leaderLetters, Double(used.count) < ItemAssembly.letterVariety * Double(letters) else {
+      return words
+    }
+    return Array(words[..<start])
+  }
+
   private static let dotLeader = TextPattern(#"(?:\s?\.){3,}.*$"#)
 
   /// The description without stray symbols at its ends, a dot leader, a leading article number or a
@@ -118,7 +162,7 @@ enum ReceiptItems {
   static func clean(_ text: String) -> String {
     // A dot leader ends the description, however OCR read the dots after it (`Milk ....ceee`).
     let text = dotLeader.firstMatch(in: text).map { String(text[..<$0.range.lowerBound]) } ?? text
-    var words = text.split(separator: " ").map(String.init)
+    var words = withoutLeaderLetters(text.split(separator: " ").map(String.init))
     while let last = words.last, !last.contains(where: { $0.isLetter || $0.isNumber }) { words.removeLast() }
     let joined = words.joined(separator: " ")
     return joined.trimmingCharacters(
@@ -140,12 +184,10 @@ public enum ReceiptConsistency {
       if itemsMatch == false {
         problems.append("items add up to \(sum), the subtotal says \(subtotal)")
       }
-    } else if subtotal == nil, let total, !items.isEmpty {
-      // Without a subtotal the items (less savings) should make the total.
-      let expected = sum - (savings ?? Money(cents: 0))
-      if expected != total && sum != total && sum + (tax ?? Money(cents: 0)) != total {
-        problems.append("items add up to \(sum), the total says \(total)")
-      }
+    } else if subtotal == nil, let total, !items.isEmpty,
+      !itemsAgree(sum, subtotal: nil, savings: savings, tax: tax, total: total)
+    {
+      problems.append("items add up to \(sum), the total says \(total)")
     }
     var consistent: Bool?
     if let subtotal, let total {
@@ -160,5 +202,15 @@ public enum ReceiptConsistency {
       }
     }
     return ReceiptChecks(itemsMatchSubtotal: itemsMatch, totalsConsistent: consistent, problems: problems)
+  }
+
+  /// Whether items summing to `sum` agree with the subtotal, or without one with the total (less
+  /// savings, or with the tax added); with neither read nothing contradicts them.
+  static func itemsAgree(_ sum: Money, subtotal: Money?, savings: Money?, tax: Money?, total: Money?) -> Bool
+  {
+    if let subtotal { return sum == subtotal }
+    guard let total else { return true }
+    return sum - (savings ?? Money(cents: 0)) == total || sum == total
+      || sum + (tax ?? Money(cents: 0)) == total
   }
 }

@@ -29,7 +29,9 @@ struct ReceiptReading {
     for name in fusedFields {
       if fuseField(name, of: readings, base: base, into: &receipt, fields: &fields) { amountsChanged = true }
     }
-    if adoptConsistentAmounts(of: readings, base: base, into: &receipt, fields: &fields) {
+    if adoptConsistentAmounts(of: readings, base: base, into: &receipt, fields: &fields)
+      || adoptOneItemAmount(of: readings, base: base, into: &receipt)
+    {
       amountsChanged = true
     }
     if amountsChanged { receipt.recheckAmounts() }
@@ -119,6 +121,40 @@ struct ReceiptReading {
           source: other.receipt.lineText(field.line))
       }
     }
+    return true
+  }
+}
+
+extension ReceiptReading {
+  /// Items that do not add up where another reading of the same item list (as many items) read one
+  /// item's amount otherwise, and that amount alone makes them add up: that item is the other
+  /// reading's, its description the base's. Two such items, or none, change nothing.
+  ///
+  /// - Returns: whether an amount was taken.
+  static func adoptOneItemAmount(
+    of readings: [ReceiptReading], base: ReceiptReading, into receipt: inout ReceiptRecord
+  )
+    -> Bool
+  {
+    let sum = receipt.items.map(\.amount).reduce(Money(cents: 0), +)
+    func agrees(_ sum: Money) -> Bool {
+      ReceiptConsistency.itemsAgree(
+        sum, subtotal: receipt.subtotal, savings: receipt.savings, tax: receipt.tax, total: receipt.total)
+    }
+    guard !receipt.items.isEmpty, !agrees(sum) else { return false }
+    var fits: [(index: Int, item: ReceiptItem)] = []
+    for other in readings where other.name != base.name && other.receipt.items.count == receipt.items.count {
+      for (index, theirs) in other.receipt.items.enumerated()
+      where theirs.amount != receipt.items[index].amount
+        && agrees(sum - receipt.items[index].amount + theirs.amount)
+      {
+        fits.append((index, theirs))
+      }
+    }
+    guard fits.count == 1, let fit = fits.first else { return false }
+    let description = receipt.items[fit.index].description
+    receipt.items[fit.index] = fit.item
+    receipt.items[fit.index].description = description
     return true
   }
 }

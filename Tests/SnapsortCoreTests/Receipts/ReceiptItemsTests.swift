@@ -216,4 +216,45 @@ final class ReceiptItemsTests: XCTestCase {
     ])
     XCTAssertEqual(read, [item("Äpfel", "0.532", "", "1.86"), item("Brot", "2", "2.49", "4.98")])
   }
+
+  /// Rendered receipt train-11 #25 and #51 (dot_leaders, OCR rows): a dot leader read as letters
+  /// of a few kinds ends the description; the description's own words and numbers stay.
+  func testADotLeaderReadAsLettersEndsTheDescription() {
+    let read = items([
+      "SHOP", "Applen cc cece ce cece eee ee ence 28,10", "Pasta co.cc ccc cc reece cece ees ceeeees 23,27",
+      "Mjolk 3% ..o ccc cece ec eee ee tee eee 57,91", "TOMATEN wassanannnsnecnvnesevcesers 3,16",
+      "Crème fraîche 2,00", "Kaffee cc 1,00", "SUMME 115,44",
+    ])
+    XCTAssertEqual(
+      read.map(\.description), ["Applen", "Pasta", "Mjolk 3%", "TOMATEN", "Crème fraîche", "Kaffee cc"])
+  }
+
+  /// Rendered receipt train-11 #75 (indexed, OCR rows): the amount `4,90` was misread for `4,00`;
+  /// the weight and price under it come to 4.00, and only with that reading do the items make the
+  /// total. Where the items add up as read, or neither reading makes them, the printed amount stays.
+  func testTheItemsArithmeticChoosesBetweenAnAmountAndItsQuantityRow() {
+    let rows = ["SHOP", "01 Butter 250g 1,86", "05 Tomaten 4,90", "1,592 kg x 2,51", "08 Gouda jung 3,33"]
+    XCTAssertEqual(
+      items(rows + ["BETRAG EUR 9,19"]),
+      [
+        item("Butter 250g", "1", "1.86", "1.86"), item("Tomaten", "1.592", "2.51", "4.00"),
+        item("Gouda jung", "1", "3.33", "3.33"),
+      ])
+    XCTAssertEqual(items(rows + ["BETRAG EUR 10,09"])[1], item("Tomaten", "1", "4.90", "4.90"))
+    XCTAssertEqual(items(rows + ["BETRAG EUR 12,00"])[1], item("Tomaten", "1", "4.90", "4.90"))
+    // A count and unit price before the amount that do not come to it: the same choice.
+    XCTAssertEqual(
+      items(["SHOP", "2 Milk 1,99 3,88", "Bread 2,00", "SUBTOTAL 5,98", "TOTAL 5,98"]).first,
+      item("Milk", "2", "1.99", "3.98"))
+    XCTAssertEqual(
+      items(["SHOP", "2 Milk 1,99 3,88", "Bread 2,00", "SUBTOTAL 5,88", "TOTAL 5,88"]).first,
+      item("Milk", "2", "1.94", "3.88"))
+  }
+
+  /// Rendered receipt train-11 #83 (indexed, OCR rows): a weight row whose digits were misread
+  /// (`@,745 kg x 2,64`) leaves a unit and a times sign before its price: no item of its own.
+  func testAUnitAndATimesSignAreNoDescription() {
+    let read = items(["SHOP", "Q@2 Arroz bomba 1,97", "@,745 kg x 2,64", "@3 Chorizo 9,28", "Total 11,25"])
+    XCTAssertEqual(read.map(\.amount), [Money.parse("1.97")!, Money.parse("9.28")!])
+  }
 }

@@ -48,11 +48,32 @@ final class ReceiptReadingTests: XCTestCase {
     XCTAssertEqual(fused.checks?.problems, [])
     XCTAssertEqual(fused.imageVariant, "grey")
 
-    // A reading without a subtotal or total has nothing its items could fail against.
+    // A reading without a subtotal or total has nothing its items could fail against: its list
+    // is not taken whole.
     let unchecked = reading(
-      "binarised", ["SHOP", "Tea 2.97", "Milk 2.30", "VAT TABLE 8.12"], readability: 250)
+      "binarised", ["SHOP", "Tea 2.97", "Milk 2.30", "Bread 1.10", "VAT TABLE 8.12"], readability: 250)
     XCTAssertEqual(unchecked.receipt.checks?.problems, [])
     XCTAssertEqual(ReceiptReading.fuse([misread, unchecked]).items.map(\.amount), ["2.07", "2.30"])
+  }
+
+  /// Neither reading's items add up, but the other reading read one item otherwise, and that
+  /// amount alone makes the base reading's items come to its subtotal: that one item is taken.
+  func testOneItemFromTheOtherReadingWhenThatAloneMakesTheItemsAddUp() {
+    let base = reading(
+      "grey", ["SHOP", "Tea 2.07", "Milk 2.30", "Bread 1.10", "SUBTOTAL 6.37", "TOTAL 6.37"], readability: 300
+    )
+    let other = reading(
+      "binarised", ["SHOP", "Tca 2.97", "Milk 2.30", "Bread 1.16", "SUBTOTAL 6.87", "TOTAL 6.37"],
+      readability: 250)
+    let fused = ReceiptReading.fuse([base, other])
+    XCTAssertEqual(fused.items.map(\.amount), ["2.97", "2.30", "1.10"])
+    XCTAssertEqual(fused.items.map(\.description), ["Tea", "Milk", "Bread"])
+    XCTAssertEqual(fused.checks?.problems, [])
+
+    // Two amounts that would each make them add up: neither is taken.
+    let ambiguous = reading("grey", ["SHOP", "Tea 2.07", "Milk 2.30", "SUBTOTAL 5.27"], readability: 300)
+    let both = reading("binarised", ["SHOP", "Tea 2.97", "Milk 3.20", "SUBTOTAL 5.27"], readability: 250)
+    XCTAssertEqual(ReceiptReading.fuse([ambiguous, both]).items.map(\.amount), ["2.07", "2.30"])
   }
 
   func testAQuantityReadAsZAndADateWithMixedSeparators() throws {
