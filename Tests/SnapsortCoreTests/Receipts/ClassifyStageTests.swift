@@ -133,7 +133,8 @@ final class ClassifyStageTests: XCTestCase {
       let small = gray.fitting(maxSide: 300)
       let scale = Double(gray.width) / Double(small.width)
       let box = try XCTUnwrap(
-        KindEvidence.inkBox(in: small, within: (0, 0, gray.width, gray.height), scale: scale))
+        KindEvidence.inkBox(
+          in: KindEvidence.inkMask(small), within: (0, 0, gray.width, gray.height), scale: scale))
       // The text lies inside the receipt (its paper margins are not ink) and fills much of it.
       let slack = page.width / 50
       let inside =
