@@ -31,6 +31,72 @@ extension Bitmap {
     }
   }
 
+  /// For a linear code turned so that its bars stand upright: each column averaged over
+  /// `smoothing` rows (the bars do not change along a column, the noise and JPEG blocks do), then
+  /// sharpened along the rows by `amount` times its difference from a Gaussian blur of `sigma`
+  /// px, which undoes as much of a photo's blur as separates thin gaps from thin bars again.
+  public func sharpenedAlongRows(sigma: Double, amount: Double, smoothing: Int) -> Bitmap {
+    precondition(format == .gray)
+    let w = width, h = height, half = smoothing / 2
+    guard w >= 3, h >= 1 else { return self }
+    var smooth = [Float](repeating: 0, count: w * h)
+    pixels.withUnsafeBufferPointer { src in
+      for y in 0..<h {
+        let y0 = Swift.max(0, y - half), y1 = Swift.min(h - 1, y + half)
+        let scale = 1 / Float(y1 - y0 + 1)
+        for x in 0..<w {
+          var sum = 0
+          for yy in y0...y1 { sum += Int(src[yy * w + x]) }
+          smooth[y * w + x] = Float(sum) * scale
+        }
+      }
+    }
+    let radius = Swift.max(1, Int((3 * sigma).rounded(.up)))
+    var kernel = (-radius...radius).map { Float(exp(-Double($0 * $0) / (2 * sigma * sigma))) }
+    let total = kernel.reduce(0, +)
+    kernel = kernel.map { $0 / total }
+    let gain = Float(amount)
+    return Bitmap(width: w, height: h, format: .gray) { out in
+      for y in 0..<h {
+        let row = y * w
+        for x in 0..<w {
+          var blurred: Float = 0
+          for k in -radius...radius {
+            blurred += kernel[k + radius] * smooth[row + Swift.min(w - 1, Swift.max(0, x + k))]
+          }
+          let centre = smooth[row + x]
+          out[row + x] = UInt8(clamping: Int((centre + gain * (centre - blurred)).rounded()))
+        }
+      }
+    }
+  }
+
+  /// The image transposed when its edges run mostly along the rows (a linear code's bars
+  /// lying down), so that its bars stand; `mapping` is composed with the turn.
+  public func barsStanding(mapping: @escaping (Point) -> Point) -> (image: Bitmap, toSource: (Point) -> Point)
+  {
+    precondition(format == .gray)
+    var across = 0, along = 0
+    pixels.withUnsafeBufferPointer { p in
+      for y in 1..<Swift.max(1, height) {
+        for x in 1..<Swift.max(1, width) {
+          let centre = Int(p[y * width + x])
+          across += abs(centre - Int(p[y * width + x - 1]))
+          along += abs(centre - Int(p[(y - 1) * width + x]))
+        }
+      }
+    }
+    guard along > across else { return (self, mapping) }
+    // Transposed rather than turned: exact, and a linear code reads in either direction.
+    let source = self
+    let transposed = Bitmap(width: height, height: width, format: .gray) { out in
+      for y in 0..<source.width {
+        for x in 0..<source.height { out[y * source.height + x] = source.pixels[x * source.width + y] }
+      }
+    }
+    return (transposed, { mapping(Point($0.y, $0.x)) })
+  }
+
   /// Levels stretched so that the `clip` share of darkest pixels turns black and of lightest
   /// white, then raised to `gamma` (above 1 darkens the middle tones).
   public func contrastStretched(clip: Double, gamma: Double) -> Bitmap {

@@ -245,7 +245,7 @@ public final class BarcodeScanner {
 
   public let strategy: Strategy
   private let zbar: ZBarScanner
-  private let zxing: ZXingReader
+  let zxing: ZXingReader
   private let quickZXing: ZXingReader
   /// zbar scanners at other row steps than the strategy's, made when first asked for.
   private var zbarByDensity: [Int: ZBarScanner] = [:]
@@ -263,7 +263,7 @@ public final class BarcodeScanner {
   }
 
   /// One prepared copy of the image and who reads it.
-  private struct Pass {
+  struct Pass {
     var name: String
     var zbar: Bool
     var zxing: ZXingReader?
@@ -277,12 +277,16 @@ public final class BarcodeScanner {
     /// The copy, and how its pixels map back to the scanned image's.
     /// A pass of the rescue: after the others, gated by code-like regions and the time budget.
     var rescue = false
+    /// Whether its EAN/UPC reads count: not on a copy sharpened so hard that a blurred retail
+    /// code's one-module elements are made up (both libraries then agree on the same wrong GTIN,
+    /// its check digit holding; bench/barcodes/FINDINGS.md §7e).
+    var retail = true
     var prepare: () -> (Bitmap, (Point) -> Point)?
   }
 
   /// Copies of one image that several passes read, each made once when a pass first needs it:
   /// the code-like regions, the blurred and the sharpened copy.
-  private final class ScanCopies {
+  final class ScanCopies {
     let gray: Bitmap
     lazy var regions: [CodeRegions.Region] = CodeRegions.find(in: gray)
     /// Regions that bridge a block's gap (a whole 2-D code rather than its densest patches),
@@ -292,6 +296,11 @@ public final class BarcodeScanner {
     lazy var blurred: Bitmap = gray.blurred()
     lazy var sharpened: Bitmap = gray.sharpened()
     lazy var bullseyeSymbols: [AztecBullseye.Rectified] = AztecBullseye(gray).rectified()
+    /// The strongest code-like region cut upright with its bars standing (a linear code's rows
+    /// then cross every bar).
+    lazy var standingBars: (image: Bitmap, toSource: (Point) -> Point)? = regions.first.flatMap { region in
+      CodeRegions.upright(region, of: gray).map { $0.image.barsStanding(mapping: $0.toSource) }
+    }
     init(_ gray: Bitmap) { self.gray = gray }
   }
 
@@ -531,6 +540,7 @@ public final class BarcodeScanner {
       Pass(
         name: "blurred", zbar: false, zxing: hardReader, rescue: true,
         prepare: { (cache.blurred, identity) }))
+    passes += deblurredRegionPasses(cache: cache, reader: hardReader, useZBar: useZBar)
     passes += Self.regionPasses(
       "region-sharpened", 3, zbar: useZBar, reader: hardReader, regions: { cache.regions }
     ) {
@@ -553,13 +563,27 @@ public final class BarcodeScanner {
     return passes
   }
 
+  /// The strongest code-like region cut upright, its bars turned to stand, and sharpened along
+  /// its rows at the blur widths of `secondOpinions`: a blurred linear code that no pass reads
+  /// (its thin gaps filled in), read once here, then confirmed by the second look.
+  private func deblurredRegionPasses(cache: ScanCopies, reader: ZXingReader, useZBar: Bool) -> [Pass] {
+    Self.deblurSigmas.map { sigma in
+      Pass(
+        name: "region-deblurred\(Int(sigma))", zbar: useZBar, zxing: reader, rescue: true, retail: false,
+        prepare: {
+          cache.standingBars.map {
+            ($0.image.sharpenedAlongRows(sigma: sigma, amount: 4, smoothing: 9), $0.toSource)
+          }
+        })
+    }
+  }
+
   /// Reads each pass's copy in order until `findings` is satisfied, the rescue's gate or budget
   /// stops it, or `keepGoing` says stop.
-  private func run(
+  func run(
     _ passes: [Pass], gray: Bitmap, gated: Bool, cache: ScanCopies, mapping toImage: (Point) -> Point,
     into findings: inout Findings, keepGoing: () -> Bool
   ) {
-    let useZBar = strategy.decoders.contains(.zbar)
     var rescueStarted = false
     var rescueRead = 0.0
     var gateAsked = false
@@ -592,24 +616,37 @@ public final class BarcodeScanner {
       }
       findings.source += 1
       findings.passName = pass.name
-      let mapping: (Point) -> Point = { toImage(toSource($0)) }
-      for decoder in strategy.decoders {
-        if findings.isSatisfied { break }
-        let decoding = Self.threadMilliseconds()
-        switch decoder {
-        case .zbar where pass.zbar:
-          for record in zbarRecords(image, read: pass.zbarRead, mapping: mapping) { findings.add(record) }
-          cost.zbar += Self.threadMilliseconds() - decoding
-        case .zxing:
-          if let reader = pass.zxing {
-            readAll(with: reader, image, mapping: mapping, zbarAround: useZBar && !pass.zbar, into: &findings)
-            cost.zxing += Self.threadMilliseconds() - decoding
-          }
-        default:
-          break
-        }
-      }
+      decode(image, of: pass, mapping: { toImage(toSource($0)) }, cost: &cost, into: &findings)
       if findings.passCosts != nil { findings.passCosts!.append(cost) }
+    }
+  }
+
+  /// One pass's copy read by each decoder the pass names, until `findings` is satisfied.
+  private func decode(
+    _ image: Bitmap, of pass: Pass, mapping: (Point) -> Point, cost: inout PassCost,
+    into findings: inout Findings
+  ) {
+    for decoder in strategy.decoders {
+      if findings.isSatisfied { break }
+      let decoding = Self.threadMilliseconds()
+      switch decoder {
+      case .zbar where pass.zbar:
+        for record in zbarRecords(image, read: pass.zbarRead, mapping: mapping)
+        where pass.retail || !Self.isRetail(record) {
+          findings.add(record)
+        }
+        cost.zbar += Self.threadMilliseconds() - decoding
+      case .zxing:
+        if let reader = pass.zxing {
+          readAll(
+            with: reader, image, mapping: mapping,
+            zbarAround: strategy.decoders.contains(.zbar) && !pass.zbar,
+            retail: pass.retail, into: &findings)
+          cost.zxing += Self.threadMilliseconds() - decoding
+        }
+      default:
+        break
+      }
     }
   }
 
@@ -655,7 +692,7 @@ public final class BarcodeScanner {
     return made
   }
 
-  private func variant(binarizer: ZXingReader.Binarizer) -> ZXingReader {
+  func variant(binarizer: ZXingReader.Binarizer) -> ZXingReader {
     var options = zxing.options
     options.binarizer = binarizer
     return ZXingReader(options: options)
@@ -690,7 +727,7 @@ public final class BarcodeScanner {
   ///   is zxing's alone, zbar over 3 megapixels costing several times the crop).
   private func readAll(
     with reader: ZXingReader, _ gray: Bitmap, mapping: (Point) -> Point, zbarAround: Bool = false,
-    into findings: inout Findings
+    retail: Bool = true, into findings: inout Findings
   ) {
     var image = gray
     for _ in 0..<max(1, findings.expectedCodes == 0 ? 4 : findings.expectedCodes) {
@@ -708,20 +745,26 @@ public final class BarcodeScanner {
           symbology: symbology, text: symbol.text, bytes: symbol.bytes, binary: symbol.contentType == 1)
         record.decoder = "zxing"
         record.quad = Self.rounded(Quad.clockwise(symbol.points.map(mapping)))
-        findings.add(record)
+        if retail || !Self.isRetail(record) { findings.add(record) }
         if zbarAround, Findings.isLinear(record), !findings.isSatisfied,
           let around = image.neighbourhood(of: symbol.points)
         {
           let offset: (Point) -> Point = { mapping(Point($0.x + Double(around.1), $0.y + Double(around.2))) }
           let pass = findings.passName
           findings.passName = pass + "+around"
-          for record in zbarRecords(around.0, mapping: offset) { findings.add(record) }
+          for record in zbarRecords(around.0, mapping: offset) where retail || !Self.isRetail(record) {
+            findings.add(record)
+          }
           findings.passName = pass
         }
       }
       if findings.isSatisfied { return }
       image = image.paintedWhite(around: symbol.points)
     }
+  }
+
+  static func isRetail(_ record: BarcodeRecord) -> Bool {
+    Symbology(rawValue: record.symbology)?.isRetail ?? false
   }
 
   private static func rounded(_ points: [Point]) -> Quad {

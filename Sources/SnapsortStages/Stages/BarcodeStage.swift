@@ -65,6 +65,10 @@ public final class BarcodeStage: Stage {
     /// The rescue's work per scanned image: megapixels read (a copy's pixels times the decoders
     /// reading it), counted rather than timed so that records do not depend on machine load.
     public var rescueBudgetMegapixels: Double = 5
+    /// When every pass read a linear code only once (not yet reported): up to this many such reads
+    /// get a second look, their surroundings cut upright from the full-resolution image and read
+    /// again, which confirms or contradicts them (0: none).
+    public var secondOpinions: Int = 2
     /// The stage's thread CPU time per image after which no further pass starts (0: none): a
     /// bound on the tail for images unlike any measured, far above what reading a code takes
     /// (p95 360 ms on held-out photos and screenshots), so records on ordinary images do not
@@ -94,6 +98,9 @@ public final class BarcodeStage: Stage {
     }
     guard (0...600_000).contains(options.timeBudgetMs) else {
       throw ConfigError(path: "time_budget_ms", "must be 0 (none) to 600000")
+    }
+    guard (0...8).contains(options.secondOpinions) else {
+      throw ConfigError(path: "second_opinions", "must be 0 (none) to 8")
     }
     guard (0...1_000).contains(options.rescueBudgetMegapixels) else {
       throw ConfigError(path: "rescue_budget_megapixels", "must be 0…1000")
@@ -192,14 +199,27 @@ public final class BarcodeStage: Stage {
         analysisGray(), toImage: toAnalysis, into: &findings, thorough: thorough, looks: .rest,
         keepGoing: keepGoing)
     }
-    if needsMore(findings), options.fullResolutionFallback, scale > 1.01, keepGoing() {
-      try readFullResolution(pixels, into: &findings, keepGoing: keepGoing)
-    }
+    try readLastResorts(pixels, into: &findings, keepGoing: keepGoing)
     if outOfTime, !findings.isSatisfied {
       findings.notes.append(
         "barcode: its time budget (\(options.timeBudgetMs) ms CPU) ran out before every pass")
     }
     return findings
+  }
+
+  /// What follows every pass of the crop and the analysis copy: the full-resolution image, then
+  /// a second look at each linear code read only once.
+  private func readLastResorts(
+    _ pixels: ImagePixels, into findings: inout BarcodeScanner.Findings, keepGoing: () -> Bool
+  ) throws {
+    if needsMore(findings), options.fullResolutionFallback, pixels.analysisScale > 1.01, keepGoing() {
+      try readFullResolution(pixels, into: &findings, keepGoing: keepGoing)
+    }
+    if needsMore(findings), options.secondOpinions > 0, !findings.unconfirmed.isEmpty, keepGoing() {
+      findings.scanName = "upright"
+      scanner.secondOpinions(
+        try pixels.full(), into: &findings, limit: options.secondOpinions, keepGoing: keepGoing)
+    }
   }
 
   /// The last resort: the full-resolution image (reduced to `fallback_max_side`) when it has more
