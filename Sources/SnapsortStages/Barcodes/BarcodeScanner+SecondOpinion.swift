@@ -12,19 +12,12 @@ extension BarcodeScanner {
 
     /// The read's corners (a zxing scan line's ends, a zbar box) reduced to their main axis.
     init?(_ corners: [Point]) {
-      guard corners.count >= 2 else { return nil }
-      let n = Double(corners.count)
-      let cx = corners.map(\.x).reduce(0, +) / n, cy = corners.map(\.y).reduce(0, +) / n
-      var sxx = 0.0, syy = 0.0, sxy = 0.0
-      for p in corners {
-        sxx += (p.x - cx) * (p.x - cx)
-        syy += (p.y - cy) * (p.y - cy)
-        sxy += (p.x - cx) * (p.y - cy)
+      guard let axis = FittedLine(fittedTo: corners, minimumCount: 2) else { return nil }
+      let along = corners.map {
+        ($0.x - axis.point.x) * axis.direction.x + ($0.y - axis.point.y) * axis.direction.y
       }
-      let angle = 0.5 * atan2(2 * sxy, sxx - syy)
-      let along = corners.map { ($0.x - cx) * cos(angle) + ($0.y - cy) * sin(angle) }
-      centre = Point(cx, cy)
-      self.angle = angle
+      centre = axis.point
+      angle = atan2(axis.direction.y, axis.direction.x)
       length = along.max()! - along.min()!
     }
   }
