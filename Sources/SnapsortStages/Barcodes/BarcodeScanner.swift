@@ -91,6 +91,9 @@ public final class BarcodeScanner {
     /// the trace of each read.
     public var scanName = ""
     var passName = ""
+    /// Whether the current pass's EAN/UPC reads count (`Pass.retail`); reads it does not count
+    /// are dropped as they are added.
+    var countsRetail = true
     /// Thread CPU of each pass, collected only when not nil (the trace's profile of where the
     /// stage's time goes: bench/barcodes/SPEED.md).
     public var passCosts: [PassCost]?
@@ -141,7 +144,11 @@ public final class BarcodeScanner {
     /// in the passes after zxing has read the right code twice).
     private func contradicts(_ other: Candidate, _ candidate: Candidate) -> Bool {
       guard candidate.decoders == ["zxing"], other.decoders == ["zbar"] else { return true }
-      return !(Symbology(rawValue: other.record.symbology)?.isRetail ?? false)
+      return !Self.isRetail(other.record)
+    }
+
+    static func isRetail(_ record: BarcodeRecord) -> Bool {
+      Symbology(rawValue: record.symbology)?.isRetail ?? false
     }
 
     static func isLinear(_ record: BarcodeRecord) -> Bool {
@@ -166,7 +173,7 @@ public final class BarcodeScanner {
     /// code not read before.
     @discardableResult
     public mutating func add(_ record: BarcodeRecord, source: Int? = nil) -> Bool {
-      guard BarcodeValidator.accepts(record) else { return false }
+      guard BarcodeValidator.accepts(record), countsRetail || !Self.isRetail(record) else { return false }
       let key = Self.agreementKey(record)
       let decoder = record.decoder ?? "?"
       let pass = source ?? self.source
@@ -584,6 +591,7 @@ public final class BarcodeScanner {
     _ passes: [Pass], gray: Bitmap, gated: Bool, cache: ScanCopies, mapping toImage: (Point) -> Point,
     into findings: inout Findings, keepGoing: () -> Bool
   ) {
+    defer { findings.countsRetail = true }
     var rescueStarted = false
     var rescueRead = 0.0
     var gateAsked = false
@@ -616,6 +624,7 @@ public final class BarcodeScanner {
       }
       findings.source += 1
       findings.passName = pass.name
+      findings.countsRetail = pass.retail
       decode(image, of: pass, mapping: { toImage(toSource($0)) }, cost: &cost, into: &findings)
       if findings.passCosts != nil { findings.passCosts!.append(cost) }
     }
@@ -631,17 +640,13 @@ public final class BarcodeScanner {
       let decoding = Self.threadMilliseconds()
       switch decoder {
       case .zbar where pass.zbar:
-        for record in zbarRecords(image, read: pass.zbarRead, mapping: mapping)
-        where pass.retail || !Self.isRetail(record) {
-          findings.add(record)
-        }
+        for record in zbarRecords(image, read: pass.zbarRead, mapping: mapping) { findings.add(record) }
         cost.zbar += Self.threadMilliseconds() - decoding
       case .zxing:
         if let reader = pass.zxing {
           readAll(
             with: reader, image, mapping: mapping,
-            zbarAround: strategy.decoders.contains(.zbar) && !pass.zbar,
-            retail: pass.retail, into: &findings)
+            zbarAround: strategy.decoders.contains(.zbar) && !pass.zbar, into: &findings)
           cost.zxing += Self.threadMilliseconds() - decoding
         }
       default:
@@ -727,7 +732,7 @@ public final class BarcodeScanner {
   ///   is zxing's alone, zbar over 3 megapixels costing several times the crop).
   private func readAll(
     with reader: ZXingReader, _ gray: Bitmap, mapping: (Point) -> Point, zbarAround: Bool = false,
-    retail: Bool = true, into findings: inout Findings
+    into findings: inout Findings
   ) {
     var image = gray
     for _ in 0..<max(1, findings.expectedCodes == 0 ? 4 : findings.expectedCodes) {
@@ -745,26 +750,20 @@ public final class BarcodeScanner {
           symbology: symbology, text: symbol.text, bytes: symbol.bytes, binary: symbol.contentType == 1)
         record.decoder = "zxing"
         record.quad = Self.rounded(Quad.clockwise(symbol.points.map(mapping)))
-        if retail || !Self.isRetail(record) { findings.add(record) }
+        findings.add(record)
         if zbarAround, Findings.isLinear(record), !findings.isSatisfied,
           let around = image.neighbourhood(of: symbol.points)
         {
           let offset: (Point) -> Point = { mapping(Point($0.x + Double(around.1), $0.y + Double(around.2))) }
           let pass = findings.passName
           findings.passName = pass + "+around"
-          for record in zbarRecords(around.0, mapping: offset) where retail || !Self.isRetail(record) {
-            findings.add(record)
-          }
+          for record in zbarRecords(around.0, mapping: offset) { findings.add(record) }
           findings.passName = pass
         }
       }
       if findings.isSatisfied { return }
       image = image.paintedWhite(around: symbol.points)
     }
-  }
-
-  static func isRetail(_ record: BarcodeRecord) -> Bool {
-    Symbology(rawValue: record.symbology)?.isRetail ?? false
   }
 
   private static func rounded(_ points: [Point]) -> Quad {
