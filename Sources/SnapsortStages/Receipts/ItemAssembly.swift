@@ -106,10 +106,7 @@ struct ItemAssembly {
       } else {
         append(description, quantity, unitPrice, amount)
       }
-      if (product.cents - amount.cents).magnitude > 1 {
-        let item = items[items.count - 1].item
-        alternatives[items.count - 1] = ReceiptItems.make(item.description, quantity, unitPrice, product)
-      }
+      if (product.cents - amount.cents).magnitude > 1 { noteAlternative(quantity, unitPrice, product) }
     } else if !description.isEmpty {
       append(description, quantity, unitPrice, product)
     } else if let last = items.last, last.amount == product {
@@ -117,9 +114,7 @@ struct ItemAssembly {
     } else {
       // The item above it printed another amount: one of the two was misread, or the row is the
       // next item's, printed above it.
-      if let last = items.last, waiting.isEmpty {
-        alternatives[items.count - 1] = ReceiptItems.make(last.item.description, quantity, unitPrice, product)
-      }
+      if waiting.isEmpty { noteAlternative(quantity, unitPrice, product) }
       quantityAbove = (quantity, unitPrice)
       return
     }
@@ -147,9 +142,14 @@ struct ItemAssembly {
     }
     append(joined(row.description), quantity, unitPrice, amount)
     if let product = row.product, let count = row.printedQuantity, let unit = row.printedUnitPrice {
-      alternatives[items.count - 1] = ReceiptItems.make(
-        items[items.count - 1].item.description, count, unit, product)
+      noteAlternative(count, unit, product)
     }
+  }
+
+  /// The last item read another way, `quantity` × `unitPrice` = `amount`, under its description.
+  private mutating func noteAlternative(_ quantity: String, _ unitPrice: Money, _ amount: Money) {
+    guard let last = items.last else { return }
+    alternatives[items.count - 1] = ReceiptItems.make(last.item.description, quantity, unitPrice, amount)
   }
 
   /// The waiting description rows, then the row's own words.
