@@ -63,6 +63,10 @@ public final class ReceiptStage: Stage {
     /// again as one block of text (page segmentation 6), and the date of the more confidently
     /// read line is kept. 0 turns this off.
     public var dateRecheckBelow: Double = 70
+    /// When no date was read, read the lines that may print one (a date's shape with garbled
+    /// digits, or a date label and digits; at most two) again on their own, three ways each,
+    /// and take a date two of a line's readings give.
+    public var dateLineRereads: Bool = true
     /// With no merchant found, read the band above the address again with the strokes thinned
     /// six ways, and take a catalog brand two of those readings name: heavy logo type
     /// ("L◆DL") reads as blots on the page, or not at all.
@@ -144,11 +148,11 @@ public final class ReceiptStage: Stage {
     try ConfigError.at("catalog") { try IssuerCatalog.load(from: context.resolve(options.catalog)) }
   }
 
-  private let options: Options
+  let options: Options
   /// The worker's engine for `languages`, taken on the first receipt: in the default pipeline
   /// most photos may be cards, and the card's OCR stage already holds the same `eng` model.
   private let engines: WorkerTesseractEngines
-  private let extractor: ReceiptExtractor
+  let extractor: ReceiptExtractor
   /// The fitted choice between the page's reading and the raw scan's, read for the configured doubts.
   private let choice: ReceiptReadingChoice
 
@@ -309,6 +313,12 @@ public final class ReceiptStage: Stage {
       recheckDate(
         &receipt, on: page, engine: engine, latestDate: latest,
         deadline: Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000)))
+    }
+    if options.dateLineRereads, plan.recheckDate, let variant = receipt.imageVariant, let page = read[variant]
+    {
+      rereadDateLines(
+        &receipt, on: page, engine: engine, latestDate: latest,
+        deadline: Int(min(2_000, item.secondsRemaining * 1000)))
     }
     // The grey image whichever was read: thinning a binarised logo thins the noise Sauvola left
     // in it too. Both are made from one flattened page, so the line boxes hold in either.
