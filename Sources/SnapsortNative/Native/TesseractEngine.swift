@@ -122,7 +122,11 @@ public final class TesseractEngine {
   /// Recognises a grey or RGB bitmap fed directly (no temporary files).
   ///
   /// - Parameters:
-  ///   - deadline: milliseconds before recognition is cancelled (tesseract's monitor).
+  ///   - deadline: milliseconds of the calling thread's CPU time (`ThreadCPUClock`) before
+  ///     recognition is cancelled; tesseract's monitor asks before each word. Not wall time: at a
+  ///     load of 20 on two cores readings ran out of a wall deadline that finish on an idle
+  ///     machine, and the records changed with the load. `wallGuard(deadline)` of wall time is the
+  ///     last guard against a call that gets no CPU at all.
   ///   - invertUnsureLines: tesseract's own retry of a line it read unsurely, inverted (white print
   ///     on a dark band): a second pass of the network over each such line.
   public func recognize(
@@ -137,20 +141,50 @@ public final class TesseractEngine {
         api, pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), Int32(bitmap.channels),
         Int32(bitmap.rowBytes))
       TessBaseAPISetSourceResolution(api, Int32(resolution))
-      let monitor = TessMonitorCreate()
-      // TessMonitorCreate's counterpart, per capi.h.
-      defer { TessMonitorDelete(monitor) }
-      TessMonitorSetDeadlineMSecs(monitor, Int32(max(1, deadline)))
-      let start = DispatchTime.now().uptimeNanoseconds
-      let status = TessBaseAPIRecognize(api, monitor)
-      let elapsed = Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
-      return status != 0 && elapsed >= deadline - 5
+      return recognizeSetImage(deadline: max(1, deadline))
     }
     let lines = items(level: RIL_TEXTLINE)
     let words = items(level: RIL_WORD)
     // Forget the image: the pixel buffer is released after this call.
     TessBaseAPIClear(api)
     return Result(lines: lines, words: words, timedOut: timedOut)
+  }
+
+  /// Wall milliseconds after which a reading with a CPU `deadline` is stopped all the same: twenty
+  /// times the deadline, at least 10 s, so that only a call starved of the CPU far beyond a
+  /// loaded machine's share (a tenth of a core at a load of 20 on two) meets it.
+  static func wallGuard(_ deadline: Int) -> Int {
+    min(Int(Int32.max), max(10_000, min(deadline, Int(Int32.max)) * 20))
+  }
+
+  /// Recognises the image set on `api` until `deadline` ms of this thread's CPU time or the wall
+  /// guard run out; true when one of them did.
+  private func recognizeSetImage(deadline: Int) -> Bool {
+    let monitor = TessMonitorCreate()
+    // TessMonitorCreate's counterpart, per capi.h.
+    defer { TessMonitorDelete(monitor) }
+    let wall = Self.wallGuard(deadline)
+    TessMonitorSetDeadlineMSecs(monitor, Int32(wall))
+    var budget = CPUBudget(endsAt: ThreadCPUClock.milliseconds() + Double(deadline))
+    let start = DispatchTime.now().uptimeNanoseconds
+    let status = withUnsafeMutablePointer(to: &budget) { budget in
+      TessMonitorSetCancelThis(monitor, budget)
+      // Called by the recognising thread before each word, the thread whose clock counts.
+      TessMonitorSetCancelFunc(monitor) { context, _ in
+        guard let budget = context?.assumingMemoryBound(to: CPUBudget.self) else { return false }
+        budget.pointee.spent = ThreadCPUClock.milliseconds() >= budget.pointee.endsAt
+        return budget.pointee.spent
+      }
+      return TessBaseAPIRecognize(api, monitor)
+    }
+    let elapsed = Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+    return status != 0 && (budget.spent || elapsed >= wall - 5)
+  }
+
+  /// What the monitor's cancel callback reads and writes: the thread CPU time a reading ends at.
+  private struct CPUBudget {
+    var endsAt: Double
+    var spent = false
   }
 
   private func items(level: TessPageIteratorLevel) -> [Item] {

@@ -20,7 +20,9 @@ public final class OCRStage: Stage {
     public var languages: String = "eng"
     /// Tesseract page segmentation mode: 11 (sparse text) suits cards.
     public var pageSegmentation: Int = 11
-    /// Milliseconds before recognition of one image is cancelled.
+    /// Milliseconds of the worker thread's CPU time the stage's readings of one image may take
+    /// before they are cancelled: CPU, not wall time, so a busy machine reads as far as an idle
+    /// one (the image's wall-time limit, `limits.seconds_per_image`, still applies).
     public var timeoutMs: Int = 5000
     /// Height in pixels a taller crop is scaled down to for the page reading (boxes are reported
     /// in the crop's pixels). 448 px over the card's 54 mm puts body type (3–4 mm) at 25–33 px,
@@ -171,8 +173,9 @@ public final class OCRStage: Stage {
     let plain = prepared?.gray ?? image.grayscale()
     var gray = prepared?.flattened ?? TextContrast.flattened(plain)
     var readsPlain = false
-    let start = DispatchTime.now().uptimeNanoseconds
-    let deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
+    let start = ThreadCPUClock.milliseconds()
+    let remaining = { self.remaining(of: item, from: start) }
+    let deadline = remaining()
     var result = read(gray, isCardCrop: cardCrop != nil, deadline: deadline)
     // Flattening blends tile backgrounds across a sharp edge such as a white barcode box on a
     // coloured card into a dark halo, and tesseract's layout analysis then lost every line of
@@ -180,8 +183,7 @@ public final class OCRStage: Stage {
     // those; flattening is kept first because it reads what plain grey cannot (white on orange).
     let legible = Self.legibleCharacters(result)
     if options.plainReread && !result.timedOut && legible < options.plainRereadBelow {
-      let elapsed = Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
-      let second = read(plain, isCardCrop: cardCrop != nil, deadline: deadline - elapsed)
+      let second = read(plain, isCardCrop: cardCrop != nil, deadline: remaining())
       if !second.timedOut && Self.legibleCharacters(second) > legible {
         result = second
         gray = plain
@@ -202,7 +204,6 @@ public final class OCRStage: Stage {
     let lines = zip(result.lines, texts).map { line, text in
       TextLine(text: text, box: line.box, confidence: Rounding.tenths(line.confidence))
     }
-    let remaining = { deadline - Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000) }
     let coarse =
       result.timedOut ? nil : coarseReading(gray, of: item, flattened: !readsPlain, deadline: remaining())
     let (names, catalogSpelling) = nameReader.names(
@@ -215,7 +216,15 @@ public final class OCRStage: Stage {
           suggested: names.first, alternatives: Array(names.dropFirst().prefix(3)),
           catalogSpelling: catalogSpelling ? true : nil),
         payment: payment,
-        notes: result.timedOut ? ["ocr timed out after \(deadline) ms; text may be incomplete"] : []))
+        notes: result.timedOut
+          ? ["ocr timed out after \(deadline) ms of CPU time; text may be incomplete"] : []))
+  }
+
+  /// Milliseconds left to the readings of `item`: `timeout_ms` of this thread's CPU time from
+  /// `start`, and no more than the image's wall-time limit has left.
+  private func remaining(of item: PhotoItem, from start: Double) -> Int {
+    Int(
+      min(Double(options.timeoutMs) - (ThreadCPUClock.milliseconds() - start), item.secondsRemaining * 1000))
   }
 
   /// The coarser second reading of a card crop (`coarse_page_height`): the warp stage's, when it

@@ -46,7 +46,8 @@ public final class ReceiptStage: Stage {
     /// Off: on SROIE training folds 0–1 (138 receipts, the page's reading) it changed no merchant,
     /// date or total, and it cost 6–7 % of the receipts' CPU (perf, the 45 `sroie/` receipts).
     public var invertUnsureLines: Bool = false
-    /// Milliseconds before recognition of one receipt is cancelled.
+    /// Milliseconds of the worker thread's CPU time before a reading of one receipt is cancelled
+    /// (`TesseractEngine.recognize`: not wall time, which made records depend on the load).
     public var timeoutMs: Int = 20_000
     /// When the first reading's mean word confidence is below this, the next image is read too.
     public var retryBelowConfidence: Double = 80

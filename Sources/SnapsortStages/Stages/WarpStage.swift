@@ -178,8 +178,8 @@ public final class WarpStage: Stage {
     let logs = orientationLog != nil
     let barcode: Bool? = down == up ? nil : down > up
     let onScreen = barcode == nil && Quad.isSquareToAxes(quad, withinDegrees: options.squareUprightDegrees)
-    // Half of it for each reading: a tiled pattern can take tesseract 250 ms of CPU a way, and a
-    // loaded machine twice that in wall time, so a tight deadline would make the answer the load's.
+    // Half of it for each reading, in the thread's CPU time (`TesseractEngine.recognize`): a tiled
+    // pattern can take tesseract 250 ms of CPU a way.
     let deadline = Int(min(5000, item.secondsRemaining * 1000))
     let decided = barcode != nil || onScreen
     let flattened = decided && !logs || textOrientation == nil ? nil : TextContrast.flattened(gray)

@@ -1,0 +1,92 @@
+"""Where the ocr stage's page reading spends its CPU (issue #28 item 3): tesseract's psm-11 reading
+of card crops scaled to 448 rows, timed by thread CPU between the progress callback's calls (one
+before each word tesseract recognises), split into layout analysis (before the first word) and the
+words by what they were read as: bar-like glyphs only (a barcode's bars), low confidence (< 40,
+specks), or text.
+
+    python bench/speed/page_word_cost.py RUN/cards    # the crops a cards-preset run wrote
+
+The crops are read plain grey, not flattened as the stage reads them: a measure of where the cost
+lies, not of the stage's exact readings."""
+import ctypes
+import glob
+import os
+import re
+import sys
+import time
+
+import cv2
+t = ctypes.CDLL("libtesseract.so.5")
+V = ctypes.c_void_p
+for name, args, res in [
+    ("TessBaseAPICreate", [], V), ("TessBaseAPIInit3", [V, ctypes.c_char_p, ctypes.c_char_p], ctypes.c_int),
+    ("TessBaseAPISetImage", [V, ctypes.c_char_p] + [ctypes.c_int] * 4, None),
+    ("TessBaseAPISetPageSegMode", [V, ctypes.c_int], None), ("TessBaseAPIRecognize", [V, V], ctypes.c_int),
+    ("TessBaseAPIClear", [V], None), ("TessBaseAPISetVariable", [V, ctypes.c_char_p, ctypes.c_char_p], ctypes.c_int),
+    ("TessBaseAPISetSourceResolution", [V, ctypes.c_int], None), ("TessMonitorCreate", [], V),
+    ("TessMonitorSetProgressFunc", [V, V], None), ("TessBaseAPIGetIterator", [V], V),
+    ("TessResultIteratorGetPageIterator", [V], V), ("TessResultIteratorGetUTF8Text", [V, ctypes.c_int], V),
+    ("TessDeleteText", [V], None), ("TessPageIteratorBoundingBox", [V, ctypes.c_int] + [ctypes.POINTER(ctypes.c_int)] * 4, ctypes.c_int),
+    ("TessResultIteratorConfidence", [V, ctypes.c_int], ctypes.c_float), ("TessPageIteratorNext", [V, ctypes.c_int], ctypes.c_int),
+    ("TessResultIteratorDelete", [V], None)]:
+    f = getattr(t, name); f.argtypes = args; f.restype = res
+api = t.TessBaseAPICreate()
+assert t.TessBaseAPIInit3(api, b"/usr/share/tesseract-ocr/5/tessdata", b"eng") == 0
+t.TessBaseAPISetVariable(api, b"load_system_dawg", b"0")
+# Leptonica and tesseract print diagnostics for specks; the figures are on stdout.
+os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+PROG = ctypes.CFUNCTYPE(ctypes.c_bool, V, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int)
+calls = []
+def progress(_m, left, right, top, bottom):
+    calls.append((time.thread_time(), left, right))
+    return True
+cb = PROG(progress)
+bar = re.compile(r"^[|Il1!\[\](){}ij:;.,'\"_\-—~]+$")
+cost = {"layout": 0.0, "count": 0.0, "bar": 0.0, "lowconf": 0.0, "text": 0.0, "unmatched": 0.0}
+total = 0.0
+for path in sorted(glob.glob(sys.argv[1] + "/*.jpg")):
+    g = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
+    h, w = g.shape
+    if h > 448:
+        g = cv2.resize(g, (max(1, w * 448 // h), 448), interpolation=cv2.INTER_AREA)
+    h, w = g.shape
+    t.TessBaseAPISetPageSegMode(api, 11)
+    t.TessBaseAPISetImage(api, g.tobytes(), w, h, 1, w)
+    t.TessBaseAPISetSourceResolution(api, 300)
+    mon = t.TessMonitorCreate()
+    t.TessMonitorSetProgressFunc(mon, ctypes.cast(cb, V))
+    calls.clear()
+    s = time.thread_time()
+    t.TessBaseAPIRecognize(api, mon)
+    end = time.thread_time()
+    total += end - s
+    cost["layout"] += (calls[0][0] if calls else end) - s
+    words = {}
+    it = t.TessBaseAPIGetIterator(api)
+    if it:
+        page = t.TessResultIteratorGetPageIterator(it)
+        while True:
+            raw = t.TessResultIteratorGetUTF8Text(it, 3)
+            if raw:
+                text = ctypes.string_at(raw).decode("utf8", "replace").strip(); t.TessDeleteText(raw)
+                a, b, c, d = (ctypes.c_int() for _ in range(4))
+                t.TessPageIteratorBoundingBox(page, 3, a, b, c, d)
+                words[(a.value, c.value)] = (text, t.TessResultIteratorConfidence(it, 3))
+            if not t.TessPageIteratorNext(page, 3): break
+        t.TessResultIteratorDelete(it)
+    for i, (at, left, right) in enumerate(calls):
+        nxt = calls[i + 1][0] if i + 1 < len(calls) else end
+        inside = [v for (l, r), v in words.items() if l >= left - 2 and r <= right + 2]
+        if not inside:
+            kind = "unmatched"
+        elif all(bar.match(x[0]) for x in inside):
+            kind = "bar"
+        elif all(x[1] < 40 for x in inside):
+            kind = "lowconf"
+        else:
+            kind = "text"
+        cost[kind] += nxt - at
+        cost["count"] += 1
+    t.TessBaseAPIClear(api)
+units = int(cost.pop("count"))
+print(f"{units} words as tesseract groups them, whole readings {total:.2f} s: " + ", ".join(f"{k} {v:.2f} s" for k, v in cost.items()))
