@@ -40,7 +40,7 @@ struct ItemRow {
       description = Self.withoutCurrency(lead.rest)
       quantity = q.quantity
       unitPrice = q.unitPrice
-      amount = after.last?.money
+      amount = after.last?.money ?? Self.unseparatedPrice(in: q.after)?.money
       isQuantityRow = true
       return
     }
@@ -120,6 +120,29 @@ struct ItemRow {
   }
   private static let trailingPattern = TextPattern(
     #"\s(?:[xX×]\s?(\d{1,2}(?:[.,]\d{3})?)|(\d{1,2}(?:[.,]\d{3})?)\s?[xX×]|\((\d{1,2}(?:[.,]\d{3})?)\))$"#)
+
+  /// The price at a row's end that OCR read without its separator, where the tax class or the
+  /// currency printed after it marks the price's end (`231€A`, `438A`, `208 80 SR`), or with the
+  /// tax class B read as an 8 after its cents (`4,838`, `18,278`). A row of an item list has a
+  /// price; these shapes are no count, weight or article number (`2kg`, `0,532 kg`, `x6`).
+  static func unseparatedPrice(in text: String) -> Money.Found? {
+    guard let match = unseparatedPattern.firstMatch(in: text),
+      let units = (match[1] ?? match[3]).flatMap({ Int($0) }),
+      let cents = (match[2] ?? match[4]).flatMap({ Int($0) })
+    else { return nil }
+    let lower = text.distance(from: text.startIndex, to: match.range.lowerBound)
+    let upper = text.distance(from: text.startIndex, to: match.range.upperBound)
+    return Money.Found(money: Money(cents: units * 100 + cents), range: lower..<upper)
+  }
+  private static let unseparatedPattern: TextPattern = {
+    let currencies = ReceiptExtractor.currencyNames.sorted().map {
+      "(?i:" + NSRegularExpression.escapedPattern(for: $0) + ")"
+    }
+    let mark = (["[A-D]", "SR", "ZR"] + currencies).joined(separator: "|")
+    return TextPattern(
+      #"(?<![\p{L}\d.,:/])(\d{1,4})\s?(\d{2})\s?(?:\#(mark))(?:\s?[A-D])?\s*$"#
+        + #"|(?<![\d.,:/])(\d{1,4})[.,](\d{2})8\s*$"#)
+  }()
 
   /// The description without a currency printed between it and the amount (`Milk RM 3.98`).
   static func withoutCurrency(_ text: String) -> String {

@@ -14,17 +14,20 @@ extension Money {
   // sometimes puts a space beside the separator. Not part of a date (12.03.2024), a time, a
   // longer number or a percentage. OCR reads a faint 0 as `@` (`5.8@`, `48,@6`, `8@,32`): an `@`
   // is a 0 among the cents or just before the separator, never before the units (`3 @1,95` is a
-  // quantity at a unit price).
+  // quantity at a unit price). The lone 0 of an amount under 1 is read as `@`, `Q` or `®` too
+  // (`@,52`, `Q,35`, `®,69`): a zero glyph alone before the separator, after no letter or digit.
   private static let pattern = TextPattern(
-    #"(?<![\d.,:/])(-\s?)?(\d{1,3}(?:[.,' ]\d{3})+|\d{1,6}@|\d{1,7})\s?[.,]\s?([\d@]{2})(?![\d@%]|[.,:/][\d@]|\s%)(\s?-)?"#
+    #"(?<![\d.,:/])(-\s?)?(\d{1,3}(?:[.,' ]\d{3})+|\d{1,6}@|\d{1,7}|(?<![\p{L}\p{N}@®])[@Q®](?=\s?[.,]\s?\d))\s?[.,]\s?([\d@]{2})(?![\d@%]|[.,:/][\d@]|\s%)(\s?-)?"#
   )
+  /// What OCR reads a faint 0 as.
+  private static let zeroGlyphs: Set<Character> = ["@", "Q", "®"]
 
   /// Every amount in `text`, left to right.
   public static func amounts(in text: String) -> [Found] {
     var result: [Found] = []
     for match in pattern.matches(in: text) {
       guard let whole = match[2], let fraction = match[3] else { continue }
-      let digits = whole.map { $0 == "@" ? "0" : $0 }.filter(\.isNumber)
+      let digits = whole.map { Self.zeroGlyphs.contains($0) ? "0" : $0 }.filter(\.isNumber)
       guard let units = Int(String(digits)),
         let minor = Int(fraction.replacingOccurrences(of: "@", with: "0"))
       else { continue }

@@ -717,9 +717,11 @@ public struct ReceiptExtractor: Sendable {
     totals.total = total(
       lines, candidates: labelled, payments: payments, subtotal: totals.subtotal, gross: gross)
     // A saving read above the subtotal or total may be a discount printed under an item, with
-    // more items below it: the items end at the subtotal or total when either was read.
+    // more items below it: the items end at the subtotal or total when either was read, else at
+    // the first saving that is no item's discount.
     let firstTotalsLine =
-      [totals.subtotal?.line, totals.total?.line].compactMap { $0 }.min() ?? totals.savings?.line
+      [totals.subtotal?.line, totals.total?.line].compactMap { $0 }.min()
+      ?? totals.savings.map { ReceiptItems.savingsEnd(lines, from: $0.line) }
     let items = ReceiptItems.items(lines, end: firstTotalsLine ?? lines.count) { sum in
       ReceiptConsistency.itemsAgree(
         sum, subtotal: totals.subtotal?.value, savings: totals.savings?.value.magnitude,

@@ -72,6 +72,10 @@ enum ReceiptItems {
     var assembly = ItemAssembly(continuation: continuation)
     for position in itemRange(lines, end: end) where !isLabelled(lines[position]) {
       var line = lines[position]
+      if line.price == nil, let found = ItemRow.unseparatedPrice(in: line.text) {
+        line.price = found.money
+        line.amounts.append(found)
+      }
       // "Woda 1,5l" read as "Woda 1,51": a row whose price is not the amount the quantity row
       // under it prints is the description of that row, not an item of its own. A quantity row
       // without an amount may be the next item's, printed above it.
@@ -93,6 +97,53 @@ enum ReceiptItems {
     var start = lines.firstIndex { $0.price != nil && ReceiptDate.dates(in: $0.text).isEmpty } ?? lines.count
     if start > 0, start < lines.count, isDescription(lines[start - 1]) { start -= 1 }
     return min(start, end)..<end
+  }
+
+  /// Where the items end on a page whose subtotal and total were not read: at the first row from
+  /// `first` on that names a saving and is no item's discount, else at the first row after a
+  /// discount whose price comes to at least the items above it (a total whose label was lost).
+  static func savingsEnd(_ lines: [ReceiptExtractor.Line], from first: Int) -> Int {
+    guard
+      let discount = (first..<lines.count).first(where: { index in
+        ReceiptKeywords.containsAny(lines[index].folded, ReceiptKeywords.savings)
+          && !isItemDiscount(lines, at: index)
+      })
+    else { return sumEnd(lines, from: first) }
+    return discount
+  }
+
+  /// A saving printed under an item: the row above is an item's that costs more, and the row
+  /// below is another item's, or the start of its description.
+  static func isItemDiscount(_ lines: [ReceiptExtractor.Line], at index: Int) -> Bool {
+    guard index > 0, index + 1 < lines.count,
+      let saving = lines[index].price ?? lines[index].amounts.last?.money,
+      let above = lines[index - 1].price, !isLabelled(lines[index - 1]),
+      above.cents > saving.cents.magnitude
+    else { return false }
+    let below = lines[index + 1]
+    return !isLabelled(below) && (below.price != nil || isDescription(below))
+  }
+
+  /// The first row after `first` whose price is at least what the priced rows above it come to,
+  /// with an amount below it within a quarter of its own (the total after a subtotal, the payment
+  /// after a total): an item dearer than those above it has no such echo.
+  static func sumEnd(_ lines: [ReceiptExtractor.Line], from first: Int) -> Int {
+    let prices = lines.map { line in
+      isLabelled(line) ? nil : line.price.flatMap { $0.cents > 0 ? $0.cents : nil }
+    }
+    var sum = 0
+    for index in itemRange(lines, end: lines.count) {
+      guard let price = prices[index] else { continue }
+      if index > first, price >= sum,
+        lines[(index + 1)...].contains(where: { line in
+          line.amounts.contains { $0.money.cents * 4 >= price * 3 && $0.money.cents * 4 <= price * 5 }
+        })
+      {
+        return index
+      }
+      sum += price
+    }
+    return lines.count
   }
 
   /// A row of words without amounts or dates: the first half of an item printed on two rows.

@@ -257,4 +257,34 @@ final class ReceiptItemsTests: XCTestCase {
     let read = items(["SHOP", "Q@2 Arroz bomba 1,97", "@,745 kg x 2,64", "@3 Chorizo 9,28", "Total 11,25"])
     XCTAssertEqual(read.map(\.amount), [Money.parse("1.97")!, Money.parse("9.28")!])
   }
+
+  /// Rendered receipt train-41 #2 (qty_below, OCR rows): a price whose separator OCR lost, ended by
+  /// the currency and tax class printed after it (`231€A`), or with its tax class B read as an 8
+  /// (`1,678`), is still the row's price; a count or a weight is not (`Papas 2kg`).
+  func testAPriceWithoutItsSeparatorBeforeATaxClassOrCurrency() {
+    let read = items([
+      "SHOP", "Huevos docena 231€A", "Chorizo 5,52 € A", "Tomates grappe 1,678", "MILO AIS 208 80 SR",
+      "3x 1,46 438A", "Papas 2kg", "Pollo 1,95 € A", "TOTAL 225,04",
+    ])
+    XCTAssertEqual(
+      read,
+      [
+        item("Huevos docena", "1", "2.31", "2.31"), item("Chorizo", "1", "5.52", "5.52"),
+        item("Tomates grappe", "1", "1.67", "1.67"), item("MILO AIS", "1", "208.80", "208.80"),
+        item("", "3", "1.46", "4.38"), item("Papas 2kg Pollo", "1", "1.95", "1.95"),
+      ])
+  }
+
+  /// Rendered receipt train-11 #10 (discount_lines, OCR rows): neither the subtotal nor the total
+  /// was read; the discounts under items do not end the list, the row whose amount the items come
+  /// to (its label lost) does.
+  func testWithoutATotalReadTheItemsRunPastTheirDiscounts() {
+    let read = items([
+      "SHOP", "Jogurt naturalny 25,92", "Makaron 37,44", "Jajka L 10szt 34,88", "Rabat 10,40-",
+      "Woda 1,5l 174,24", "Pomidory 14,79", "Oszczedzasz -10,40", "Czekolada 45,12",
+      "eZEDAZ OPODATK. 332,39", "A Zt 321,99", "DZIEKUJEMY",
+    ])
+    XCTAssertEqual(
+      read.map(\.amount.description), ["25.92", "37.44", "34.88", "174.24", "14.79", "45.12"])
+  }
 }

@@ -35,6 +35,13 @@ final class ReceiptTextTests: XCTestCase {
     XCTAssertEqual(amounts("GST @6% 12.34"), ["12.34"])
     // Three decimals with a 0 read as @ are a weight, not an amount.
     XCTAssertEqual(amounts("2,10@ kg * 11,41 23,96"), ["11.41", "23.96"])
+    // The lone 0 of an amount under 1 read as @, Q or ®; not after a letter or a digit.
+    XCTAssertEqual(amounts("Uova fresche x6 @,52 B"), ["0.52"])
+    XCTAssertEqual(amounts("1 Tonno 0,35 Q,35"), ["0.35", "0.35"])
+    XCTAssertEqual(amounts("Sconto -®,78"), ["-0.78"])
+    XCTAssertEqual(amounts("Greek Yogurt (2 @ @.51) 1.02"), ["0.51", "1.02"])
+    XCTAssertEqual(amounts("CODE AQ,52 X@.12"), [])
+    XCTAssertEqual(amounts("@,745 kg x 2,64"), ["2.64"])
   }
 
   func testNumericAndNamedDatesInTheTenLanguages() {
