@@ -244,9 +244,7 @@ struct StageClock {
   }
 
   static func threadCPUSeconds() -> Double {
-    var spec = timespec()
-    guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec) == 0 else { return 0 }
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    ThreadCPUClock.milliseconds() / 1_000
   }
 }
 

@@ -244,12 +244,6 @@ public final class BarcodeScanner {
     }
   }
 
-  static func threadMilliseconds() -> Double {
-    var spec = timespec()
-    guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec) == 0 else { return 0 }
-    return Double(spec.tv_sec) * 1e3 + Double(spec.tv_nsec) / 1e6
-  }
-
   public let strategy: Strategy
   private let zbar: ZBarScanner
   let zxing: ZXingReader
@@ -604,19 +598,19 @@ public final class BarcodeScanner {
       }
       if pass.rescue && !rescueStarted {
         // Nothing read and nothing that looks like a code: the rescue would find nothing.
-        let started = Self.threadMilliseconds()
+        let started = ThreadCPUClock.milliseconds()
         let noRegions = cache.regions.isEmpty
         findings.noteCost(
-          of: "regions", pixels: gray.width * gray.height, prepare: Self.threadMilliseconds() - started)
+          of: "regions", pixels: gray.width * gray.height, prepare: ThreadCPUClock.milliseconds() - started)
         if !findings.hasReads && noRegions { break }
         rescueStarted = true
       }
-      let started = Self.threadMilliseconds()
+      let started = ThreadCPUClock.milliseconds()
       guard let prepared = pass.prepare() else { continue }
       let (image, toSource) = prepared
       var cost = PassCost(
         scan: findings.scanName, pass: pass.name, pixels: image.width * image.height,
-        prepare: Self.threadMilliseconds() - started)
+        prepare: ThreadCPUClock.milliseconds() - started)
       if pass.rescue {
         let readers = (pass.zbar ? 1 : 0) + (pass.zxing == nil ? 0 : 1)
         rescueRead += Double(image.width * image.height * readers) / 1e6
@@ -637,17 +631,17 @@ public final class BarcodeScanner {
   ) {
     for decoder in strategy.decoders {
       if findings.isSatisfied { break }
-      let decoding = Self.threadMilliseconds()
+      let decoding = ThreadCPUClock.milliseconds()
       switch decoder {
       case .zbar where pass.zbar:
         for record in zbarRecords(image, read: pass.zbarRead, mapping: mapping) { findings.add(record) }
-        cost.zbar += Self.threadMilliseconds() - decoding
+        cost.zbar += ThreadCPUClock.milliseconds() - decoding
       case .zxing:
         if let reader = pass.zxing {
           readAll(
             with: reader, image, mapping: mapping,
             zbarAround: strategy.decoders.contains(.zbar) && !pass.zbar, into: &findings)
-          cost.zxing += Self.threadMilliseconds() - decoding
+          cost.zxing += ThreadCPUClock.milliseconds() - decoding
         }
       default:
         break
@@ -663,10 +657,10 @@ public final class BarcodeScanner {
         in: gray, energies: CodeGate.traceEnergies, coherences: CodeGate.traceCoherences)
     }
     guard gated, let gate = strategy.codeGate else { return true }
-    let started = Self.threadMilliseconds()
+    let started = ThreadCPUClock.milliseconds()
     let blocks = CodeRegions.codeLikeBlocks(in: gray, energy: gate.energy, coherence: gate.coherence)
     findings.noteCost(
-      of: "gate", pixels: gray.width * gray.height, prepare: Self.threadMilliseconds() - started)
+      of: "gate", pixels: gray.width * gray.height, prepare: ThreadCPUClock.milliseconds() - started)
     return blocks >= gate.blocks
   }
 

@@ -151,10 +151,10 @@ public final class BarcodeStage: Stage {
   private func read(_ item: PhotoItem, pixels: ImagePixels) throws -> BarcodeScanner.Findings {
     var findings = BarcodeScanner.Findings(expectedCodes: options.expectedCodes)
     if traces { findings.passCosts = [] }
-    let started = BarcodeScanner.threadMilliseconds(), budget = Double(options.timeBudgetMs)
+    let started = ThreadCPUClock.milliseconds(), budget = Double(options.timeBudgetMs)
     var outOfTime = false
     let keepGoing = {
-      outOfTime = outOfTime || (budget > 0 && BarcodeScanner.threadMilliseconds() - started >= budget)
+      outOfTime = outOfTime || (budget > 0 && ThreadCPUClock.milliseconds() - started >= budget)
       return !outOfTime && item.secondsRemaining > 0
     }
     let crop = Self.cardCrop(of: item)
