@@ -100,15 +100,14 @@ enum ReceiptItems {
   }
 
   /// Where the items end on a page whose subtotal and total were not read: at the first row from
-  /// `first` on that names a saving and is no item's discount, else at the first row after a
-  /// discount whose price comes to at least the items above it (a total whose label was lost).
+  /// `first` on that names a saving and is no item's discount, else at the page's end.
   static func savingsEnd(_ lines: [ReceiptExtractor.Line], from first: Int) -> Int {
     guard
       let discount = (first..<lines.count).first(where: { index in
         ReceiptKeywords.containsAny(lines[index].folded, ReceiptKeywords.savings)
           && !isItemDiscount(lines, at: index)
       })
-    else { return sumEnd(lines, from: first) }
+    else { return lines.count }
     return discount
   }
 
@@ -122,28 +121,6 @@ enum ReceiptItems {
     else { return false }
     let below = lines[index + 1]
     return !isLabelled(below) && (below.price != nil || isDescription(below))
-  }
-
-  /// The first row after `first` whose price is at least what the priced rows above it come to,
-  /// with an amount below it within a quarter of its own (the total after a subtotal, the payment
-  /// after a total): an item dearer than those above it has no such echo.
-  static func sumEnd(_ lines: [ReceiptExtractor.Line], from first: Int) -> Int {
-    let prices = lines.map { line in
-      isLabelled(line) ? nil : line.price.flatMap { $0.cents > 0 ? $0.cents : nil }
-    }
-    var sum = 0
-    for index in itemRange(lines, end: lines.count) {
-      guard let price = prices[index] else { continue }
-      if index > first, price >= sum,
-        lines[(index + 1)...].contains(where: { line in
-          line.amounts.contains { $0.money.cents * 4 >= price * 3 && $0.money.cents * 4 <= price * 5 }
-        })
-      {
-        return index
-      }
-      sum += price
-    }
-    return lines.count
   }
 
   /// A row of words without amounts or dates: the first half of an item printed on two rows.
