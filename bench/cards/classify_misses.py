@@ -9,15 +9,16 @@ generator recorded drawing (shadow, glow, panel, other cards, partial card, hand
 
   screenshots                                   photos
   no quad                                       no quad
-  shadow/glow margin (holds the card, ≤ 1.25    background edge (holds the card, larger)
-    card heights, drawn with a shadow or glow)  inside the card (a band, panel or print)
-  margin without shadow (holds the card)        other object (IoU < 0.5 with the card)
-  merged with what is below (holds the card,    hand over a side / glare / steep tilt (> 30°) /
-    taller than 1.25 card heights)                blur: a side off, with that effect drawn
-  panel chosen (overlaps the panel box)         side off (none of those effects)
-  other card chosen (overlaps another card)
-  partial card at the screen edge
-  inside the card / elsewhere
+  shadow/glow margin (holds the card, ≤ 1.25    background edge (holds the card, larger; also
+    card heights, drawn with a shadow or glow)    at IoU < 0.5 when it covers 90 % of the card:
+  margin without shadow (holds the card)          tile grout, a sheet of paper)
+  merged with what is below (holds the card,    inside the card (a band, panel or print; also
+    taller than 1.25 card heights)                at IoU < 0.5 when 90 % of it lies on the card:
+  panel chosen (overlaps the panel box)           a code panel, one half of a split card)
+  other card chosen (overlaps another card)     other object (IoU < 0.5, neither of those)
+  partial card at the screen edge               hand over a side / glare / steep tilt (> 30°) /
+  inside the card / elsewhere                     blur: a side off, with that effect drawn
+                                                side off (none of those effects)
 
 Passes (no card rectangle in the truth) are counted apart: how many got a quad anyway. Use this on
 train renders only; on held-out sets report the aggregate rate and nothing per image.
@@ -31,7 +32,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "gen"))
-from score_cards import area, iou  # noqa: E402
+from score_cards import area, ccw, clip, iou  # noqa: E402
 
 
 def contains(outer, inner, slack):
@@ -68,12 +69,27 @@ def screenshot_cause(t, found):
     return "elsewhere"
 
 
+def covered_shares(truth, found):
+    """The share of the found quad that lies on the card, and the share of the card it covers."""
+    a, b = ccw([tuple(p) for p in truth]), ccw([tuple(p) for p in found])
+    inter = clip(a, b)
+    common = abs(area(inter)) if len(inter) >= 3 else 0.0
+    return common / max(1e-9, abs(area(b))), common / max(1e-9, abs(area(a)))
+
+
 def photo_cause(t, found):
     truth = t["quad"]
     overlap = iou(truth, found)
     ta, fa = abs(area(truth)), abs(area(found))
     effects = set(t.get("effects") or [])
     if overlap < 0.5:
+        # A code panel, a band or a half of another colour lies on the card; tile grout or a
+        # sheet of paper around it holds it: neither is another object.
+        on_card, of_card = covered_shares(truth, found)
+        if on_card >= 0.9:
+            return "inside the card (IoU < 0.5)"
+        if of_card >= 0.9:
+            return "background edge (IoU < 0.5)"
         return "other object"
     if fa > 1.08 * ta:
         base = "background edge"
