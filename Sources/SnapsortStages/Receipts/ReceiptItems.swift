@@ -100,15 +100,35 @@ enum ReceiptItems {
   }
 
   /// Where the items end on a page whose subtotal and total were not read: at the first row from
-  /// `first` on that names a saving and is no item's discount, else at the page's end.
+  /// `first` on that names a saving and is no item's discount, else at the first row after `first`
+  /// whose price is what the rows above it come to (a subtotal or total whose label was lost).
   static func savingsEnd(_ lines: [ReceiptExtractor.Line], from first: Int) -> Int {
     guard
       let discount = (first..<lines.count).first(where: { index in
         ReceiptKeywords.containsAny(lines[index].folded, ReceiptKeywords.savings)
           && !isItemDiscount(lines, at: index)
       })
-    else { return lines.count }
+    else { return sumEnd(lines, from: first) }
     return discount
+  }
+
+  /// The first row after `first` whose price is exactly the priced rows above it, with or without
+  /// the savings printed among them, or the page's end: an item rarely costs exactly what all
+  /// those above it come to.
+  static func sumEnd(_ lines: [ReceiptExtractor.Line], from first: Int) -> Int {
+    var sum = 0
+    var savings = 0
+    for index in itemRange(lines, end: lines.count) {
+      let line = lines[index]
+      if ReceiptKeywords.containsAny(line.folded, ReceiptKeywords.savings) {
+        savings += abs((line.price ?? line.amounts.last?.money)?.cents ?? 0)
+        continue
+      }
+      guard !isLabelled(line), let price = line.price, price.cents > 0 else { continue }
+      if index > first, sum > 0, price.cents == sum || price.cents == sum - savings { return index }
+      sum += price.cents
+    }
+    return lines.count
   }
 
   /// A saving printed under an item: the row above is an item's that costs more, and the row

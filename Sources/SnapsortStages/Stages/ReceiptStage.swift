@@ -329,7 +329,7 @@ public final class ReceiptStage: Stage {
       rereadLogo(&receipt, on: grey, engine: engine, deadline: Int(min(2_000, item.secondsRemaining * 1000)))
     }
     if pass.timedOut {
-      notes.append("receipt ocr timed out after \(pass.deadline) ms; text may be incomplete")
+      notes.append("receipt ocr timed out after \(pass.deadline) ms of CPU time; text may be incomplete")
     }
     return Reading(receipt: receipt, notes: notes, turn: turn)
   }
