@@ -9,8 +9,10 @@ comparison, before the stage's cleaning). A bench tool: run it on `--split train
 
     python bench/names/line_prep.py LOG=DIR ... [--variants flat:48,flat-keepgrey:48] [--truth-box] [--show]
 
-A variant is SOURCE[-STEP...]:HEIGHT. SOURCE: `flat` (TextContrast's page, as the stage reads it)
-or `plain` (the grey crop). Steps: `otsu` (black on white by Otsu within the cut, polarity from the
+A variant is SOURCE[-STEP...]:HEIGHT. SOURCE: `flat` (TextContrast's page before names14: the
+tile backgrounds interpolated across panel edges), `edgeS_R` (TextContrast's page since names14,
+`flattened_edges` with edgeSplit S and edgeRadius R; edge40_4 is the stage's) or `plain` (the
+grey crop). Steps: `otsu` (black on white by Otsu within the cut, polarity from the
 border), then `clear` (ink touching the top or bottom edge whitened), `clear4` (any edge),
 `clearx` (top or bottom, only pieces mostly outside the box's rows: NameLineInk), `extend` (the
 cut narrowed to the box's ink and the pieces continuing it sideways); `keepgrey` (clearx's pieces
@@ -34,7 +36,15 @@ from line_margin import crops  # noqa: E402
 
 
 def flattened(gray, columns=8, rows=5, gain=2):
-    """TextContrast.flattened: distance from each tile's modal grey, bilinear between tile centres."""
+    """TextContrast.flattened: distance from each tile's modal grey, bilinear between tile centres
+    (no two grey levels differ by more than 255, so no edge is kept)."""
+    return flattened_edges(gray, 256, 4, columns, rows, gain)
+
+
+def flattened_edges(gray, split=40, radius=4, columns=8, rows=5, gain=2):
+    """TextContrast.flattened with panel edges kept: where the tile backgrounds around a pixel differ
+    by more than `split` levels, only those within `split` of the pixel's smoothed surroundings (a
+    median over (2 radius + 1)^2 cells of a map of (rows * 16)-row cells) are interpolated."""
     h, w = gray.shape
     if w < columns * 16 or h < rows * 16:
         return gray
@@ -53,8 +63,27 @@ def flattened(gray, columns=8, rows=5, gain=2):
 
     y0, y1, fy = sample(h, rows)
     x0, x1, fx = sample(w, columns)
-    rowbg = bg[y0] * (1 - fy)[:, None] + bg[y1] * fy[:, None]
-    level = rowbg[:, x0] * (1 - fx)[None, :] + rowbg[:, x1] * fx[None, :]
+    corners = np.stack([bg[y0][:, x0], bg[y0][:, x1], bg[y1][:, x0], bg[y1][:, x1]])
+    weights = np.stack([(1 - fy)[:, None] * (1 - fx)[None, :], (1 - fy)[:, None] * fx[None, :],
+                        fy[:, None] * (1 - fx)[None, :], fy[:, None] * fx[None, :]])
+    level = (corners * weights).sum(axis=0)
+    spread = corners.max(axis=0) - corners.min(axis=0)
+    if spread.max() > split:
+        factor = max(1, h // (rows * 16))
+        hh, ww = h // factor, w // factor
+        cells = gray[:hh * factor, :ww * factor].reshape(hh, factor, ww, factor).mean(axis=(1, 3))
+        padded = np.pad(cells, radius, mode="edge")
+        view = np.lib.stride_tricks.sliding_window_view(padded, (2 * radius + 1, 2 * radius + 1))
+        median = np.median(view.reshape(hh, ww, -1), axis=2)
+        my0, my1, mfy = sample(h, hh)
+        mx0, mx1, mfx = sample(w, ww)
+        rowm = median[my0] * (1 - mfy)[:, None] + median[my1] * mfy[:, None]
+        smooth = rowm[:, mx0] * (1 - mfx)[None, :] + rowm[:, mx1] * mfx[None, :]
+        near = np.abs(corners - smooth) <= split
+        nearest = np.argmin(np.abs(corners - smooth), axis=0)
+        near |= ~near.any(axis=0) & (np.arange(4)[:, None, None] == nearest)
+        kept = (weights + 1e-6) * near
+        level = np.where(spread > split, (corners * kept).sum(axis=0) / kept.sum(axis=0), level)
     dist = np.abs(gray.astype(float) - level) * gain
     return (255 - np.minimum(255, dist.astype(int))).astype(np.uint8)
 
@@ -99,6 +128,10 @@ def variant_image(gray, flat, box, variant):
     kind = source.split("-")
     side = next((float(k[4:]) for k in kind if k.startswith("side")), 1 / 3)
     page = flat if kind[0] == "flat" else gray
+    if kind[0].startswith("edge"):
+        # edgeS_R: flattened_edges with split S and radius R.
+        split, radius = (int(v) for v in kind[0][4:].split("_"))
+        page = flattened_edges(gray, split, radius)
     image = cut(page, box, int(height), side)
     if "keepgrey" in kind:
         # The grey cut with only the cleared ink painted over in the background's level.

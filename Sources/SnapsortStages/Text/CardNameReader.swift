@@ -69,6 +69,11 @@ struct CardNameReader {
     var names: [String] = []
     var catalogSpelling = false
     var logged: [CandidatesLog.Entry] = []
+    // The flattened page blends two panels' backgrounds across their edge, and a name ending by
+    // it lost its last letter (`PrivatBan|k`): its lines are read again from a page that keeps
+    // each side's own. A page read plain is read again plain.
+    let gray =
+      crop.map { $0.luma != gray ? TextContrast.flattened($0.luma, keepingEdges: true) : gray } ?? gray
     for (rank, candidate) in found.enumerated() {
       var name = candidate.text
       if (rank < rereads || candidatesLog != nil) && !result.timedOut {

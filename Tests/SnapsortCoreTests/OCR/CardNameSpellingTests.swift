@@ -134,6 +134,24 @@ final class TextContrastTests: XCTestCase {
     XCTAssertLessThan(flat.gray(x: 420, y: 300), 100, "a black bar")
   }
 
+  /// A dark panel (grey 90) with light type (strokes 4 px wide every 16 px) up to just before its
+  /// edge, a white panel (240) to the right, the edge inside a tile: with `keepingEdges` the
+  /// type's last stroke stays dark and the dark panel's background by the edge stays white;
+  /// interpolating the two tiles' backgrounds across the edge lost the stroke (`PrivatBan|k`).
+  func testTypeBesideAPanelEdgeKeepsItsLastLetter() {
+    let width = 640, height = 400
+    var gray = Bitmap(width: width, height: height, format: .gray, fill: 90)
+    for y in 0..<height { for x in 340..<width { gray.pixels[y * width + x] = 240 } }
+    for y in 40..<90 { for x in 250..<336 where x % 16 < 4 { gray.pixels[y * width + x] = 200 } }
+    let flat = TextContrast.flattened(gray, keepingEdges: true)
+    XCTAssertLessThan(flat.gray(x: 321, y: 60), 100, "the last stroke")
+    XCTAssertGreaterThan(flat.gray(x: 330, y: 60), 220, "between the last stroke and the edge")
+    XCTAssertGreaterThan(flat.gray(x: 330, y: 200), 220, "the dark panel by the edge")
+    XCTAssertGreaterThan(flat.gray(x: 350, y: 200), 220, "the white panel by the edge")
+    XCTAssertLessThan(flat.gray(x: 257, y: 60), 100, "a stroke away from the edge")
+    XCTAssertGreaterThan(TextContrast.flattened(gray).gray(x: 321, y: 60), 100, "blended across the edge")
+  }
+
   func testSmallImagesPassThrough() {
     let gray = Bitmap(width: 40, height: 30, format: .gray, fill: 90)
     XCTAssertEqual(TextContrast.flattened(gray), gray)
