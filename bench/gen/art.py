@@ -675,6 +675,8 @@ def render_art(rng, nrng, content, fams, layout, scale=1.0):
         small_fam, small_entry = pick_font(rng, small_fams, small_small)
         if small_entry is None:
             return None, None
+    if content.get("dense_text"):
+        return render_back(img, rng, content, name_fam, name_entry, small_fam, small_entry, layout, effects, cv, s)
     # The name.
     nbox = list(L["name"])
     align = L.get("align", "left")
@@ -791,6 +793,54 @@ def render_art(rng, nrng, content, fams, layout, scale=1.0):
         "barcode": {"symbology": barcode["symbology"], "value": barcode["value"], "box": code_box} if barcode else None,
         "logo_box": list(logo_box) if logo_box else None,
         "programme_box": programme[0]["box"] if programme else None,
+        "effects": effects,
+    }
+    return img, gt
+
+
+def render_back(img, rng, content, name_fam, name_entry, small_fam, small_entry, layout, effects, cv, s):
+    """A card's back or a gift card with many lines of small print (cards.py --dense-text): terms and
+    conditions, some lines ending in an amount (a gift card's value or balance), sometimes under a
+    magnetic stripe. No name is shown (truth name ""), and no code."""
+    lo, hi = content["dense_text"]
+    top = 48
+    if rng.random() < 0.5:
+        ImageDraw.Draw(img).rectangle((0, int(40 * s), img.width, int(rng.uniform(130, 170) * s)), fill=(25, 25, 25))
+        top = 200
+        effects.append("magnetic_stripe")
+    box = (int(rng.uniform(30, 60) * s), int(top * s), int(rng.uniform(950, 985) * s), int(rng.uniform(585, 615) * s))
+    if rng.random() < 0.5:
+        ImageDraw.Draw(img).rounded_rectangle(box, radius=int(8 * s), fill=random_colour(rng, "white"))
+        box = (box[0] + int(12 * s), box[1] + int(8 * s), box[2] - int(12 * s), box[3] - int(8 * s))
+        effects.append("terms_panel")
+    colour = text_colour_for(mean_colour(img, box), rng)
+    lang = content["lang"]
+    pool = [w for t in lx.BOILERPLATE[lang] + lx.PROGRAMME[lang] + lx.TAGLINES[lang] + lx.NUMBER_LABEL[lang] for w in t.split()]
+    n = rng.randint(lo, hi)
+    pitch = (box[3] - box[1]) / n
+    f = font(small_entry["path"], max(8, int(pitch * rng.uniform(0.62, 0.8))))
+    width = box[2] - box[0]
+    amounts = rng.random() < 0.4
+    d = ImageDraw.Draw(img)
+    for i in range(n):
+        y = box[1] + i * pitch
+        amount = "%d%s%02d" % (rng.randint(1, 500), rng.choice(",."), rng.randint(0, 99)) if amounts and rng.random() < 0.4 else None
+        room = width * (0.7 if amount else rng.uniform(0.55, 1.0))
+        words = []
+        while True:
+            w = rng.choice(pool).replace("{year}", str(rng.randint(1998, 2025))).replace("{yy}", "%02d" % rng.randint(26, 31))
+            if f.getlength(" ".join(words + [w])) > room:
+                break
+            words.append(w)
+        d.text((box[0], y), " ".join(words), font=f, fill=colour)
+        if amount:
+            d.text((box[2] - f.getlength(amount), y), amount, font=f, fill=colour)
+    effects.append("dense_text_%d" % n)
+    gt = {
+        "name": "", "name_lines": [],
+        "font_family": name_fam, "font_file": os.path.basename(name_entry["path"]), "font_category": fontlib.category(name_fam),
+        "small_font_family": small_fam, "layout_family": layout, "polarity": "dark_on_light" if luminance(colour) < 0.5 else "light_on_dark",
+        "name_colour": hexc(colour), "colors": cv.colours(), "barcode": None, "logo_box": None, "programme_box": None,
         "effects": effects,
     }
     return img, gt

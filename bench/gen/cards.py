@@ -2,7 +2,7 @@
 """Seeded, domain-randomised card images with ground truth (a dev tool, never the product).
 
     python3 bench/gen/cards.py --out DIR --count N --kind photo|screenshot|crop|mixed \
-        --split train|heldout --seed S [--jobs J] [--no-name] [--detail-rows LO-HI]
+        --split train|heldout --seed S [--jobs J] [--no-name] [--detail-rows LO-HI] [--dense-text LO-HI]
     python3 bench/gen/cards.py --write-splits      # add newly installed font families to splits.json
 
 Each image NAME.jpg/png gets NAME.json beside it (schema: bench/gen/README.md). The same arguments
@@ -91,7 +91,7 @@ def state(split):
 
 
 def render_one(job):
-    seed, split, kind, index, out, no_name, detail_rows = job
+    seed, split, kind, index, out, no_name, detail_rows, dense_text = job
     st = state(split)
     rng = random.Random(f"snapsort-gen:{VERSION}:{seed}:{split}:{kind}:{index}")
     nrng = np.random.default_rng(rng.getrandbits(63))
@@ -101,6 +101,9 @@ def render_one(job):
         content["hide_name"] = no_name
         if detail_rows:
             content["detail_rows"] = detail_rows
+        if dense_text:
+            content["dense_text"] = dense_text
+            content["hide_name"] = True
         layout = rng.choice(st["payment"] if content["payment"] else st["loyalty"])
         app = rng.choice(st["apps"]) if k == "screenshot" else None
         holder = {}
@@ -196,6 +199,9 @@ def main():
     ap.add_argument("--detail-rows", metavar="LO-HI",
                     help="screenshots list LO to HI detail rows (a card's details, a bank's transactions) "
                     "at a closer pitch instead of 2 to 6, for fitting the card-or-receipt model")
+    ap.add_argument("--dense-text", metavar="LO-HI",
+                    help="the card's back or a gift card: LO to HI lines of small print (terms, some ending in an amount) "
+                    "and no name or code, for fitting the card-or-receipt model")
     ap.add_argument("--write-splits", action="store_true")
     args = ap.parse_args()
     if args.write_splits:
@@ -205,7 +211,8 @@ def main():
         ap.error("--out is required")
     os.makedirs(args.out, exist_ok=True)
     detail_rows = tuple(int(v) for v in args.detail_rows.split("-")) if args.detail_rows else None
-    jobs = [(args.seed, args.split, args.kind, i, args.out, args.no_name, detail_rows)
+    dense_text = tuple(int(v) for v in args.dense_text.split("-")) if args.dense_text else None
+    jobs = [(args.seed, args.split, args.kind, i, args.out, args.no_name, detail_rows, dense_text)
             for i in range(args.start, args.start + args.count)]
     t0 = time.time()
     if args.jobs > 1:

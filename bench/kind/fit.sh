@@ -30,6 +30,7 @@ render cards-train bench/gen/cards.py --count 300 --kind mixed --split train --s
 render cards-train-shots bench/gen/cards.py --count 300 --kind screenshot --split train --seed 12
 render cards-train-photos bench/gen/cards.py --count 200 --kind photo --split train --seed 13
 render cards-train-rows bench/gen/cards.py --count 200 --kind screenshot --split train --seed 14 --detail-rows 6-16
+render cards-train-dense bench/gen/cards.py --count 240 --kind mixed --split train --seed 15 --dense-text 6-24
 render cards-heldout bench/gen/cards.py --count 200 --kind mixed --split heldout --seed 2026
 [ -f "$WORK/issuer-cards/.done" ] || {
   rm -rf "${WORK:?}/issuer-cards"
@@ -74,6 +75,7 @@ evidence cards-train-shots "$WORK/cards-train-shots"
 evidence cards-train-photos "$WORK/cards-train-photos"
 evidence issuer-cards "$WORK/issuer-cards"
 evidence cards-train-rows "$WORK/cards-train-rows"
+evidence cards-train-dense "$WORK/cards-train-dense"
 evidence cards-heldout "$WORK/cards-heldout"
 evidence samples samples
 

@@ -15,7 +15,8 @@ Input: the `classification.evidence` of every photo, from runs of the classify-o
                 on), each also cut in half
   cards-train   bench/gen/cards.py --split train: --kind mixed (seed 11, 300), --kind screenshot
                 (seed 12, 300), --kind photo (seed 13, 200), --kind screenshot --detail-rows 6-16
-                (seed 14, 200: apps listing many rows); and scripts/render_samples.py --issuers
+                (seed 14, 200: apps listing many rows), --kind mixed --dense-text 6-24 (seed 15, 240:
+                cards' backs and gift cards with many lines of small print); and scripts/render_samples.py --issuers
                 --per-issuer 1 --seed 501 (276 photos and screenshots, the samples' renderer): training
   cards-heldout bench/gen/cards.py --kind mixed --split heldout (fonts, layouts, app families held out)
   samples       samples/ cards, screenshots and receipts: the regression, never trained on
@@ -117,7 +118,8 @@ def load_sets(folder):
         "rcpt-train": (1, ("rcpt-train", "aug-rcpt-train", "rcpt-train2", "aug-rcpt-train2")),
         "rcpt-heldout": (1, ("rcpt-heldout", "aug-rcpt-heldout")),
         "cards-heldout": (0, ("cards-heldout",)),
-        "cards-train": (0, ("cards-train", "cards-train-shots", "cards-train-photos", "issuer-cards", "cards-train-rows")),
+        "cards-train": (0, ("cards-train", "cards-train-shots", "cards-train-photos", "issuer-cards", "cards-train-rows",
+                            "cards-train-dense")),
     }
     for name, (label, sources) in parts.items():
         sets[name] = [
@@ -268,8 +270,9 @@ def main():
             f"Fitted by bench/kind/fit_kind.py (logistic regression, degree {degree}, C={c}, chosen by "
             "cross-validation on the training data; balanced classes) on the "
             "345 SROIE receipts (sroie_dev + sroie) as scanned, with wide margins and in halves, 240 rendered receipts and their halves (--split train, seeds 11 and 12) "
-            "and 1276 generated cards (bench/gen/cards.py --split train: 300 mixed, seed 11; 300 screenshots, seed 12; 200 photos, seed 13; "
-            "200 screenshots with 6-16 detail rows, seed 14; scripts/render_samples.py --issuers, seed 501: 276)."
+            "and 1516 generated cards (bench/gen/cards.py --split train: 300 mixed, seed 11; 300 screenshots, seed 12; 200 photos, seed 13; "
+            "200 screenshots with 6-16 detail rows, seed 14; 240 mixed backs and gift cards with 6-24 lines of small print, seed 15; "
+            "scripts/render_samples.py --issuers, seed 501: 276)."
         )
         out = {
             "version": 1,

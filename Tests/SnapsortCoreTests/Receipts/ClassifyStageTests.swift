@@ -153,11 +153,25 @@ final class ClassifyStageTests: XCTestCase {
   /// (bench/gen/cards.py --kind screenshot --split train --seed 14 --detail-rows 6-16, image 1):
   /// rows of text and a price column like a receipt's, and still a card.
   func testAScreenshotListingManyRowsIsACard() throws {
+    try assertCardWithManyRows("screenshot-many-rows.png")
+  }
+
+  /// A photographed card back (bench/gen/cards.py --kind mixed --split train --seed 15
+  /// --dense-text 6-24, image 31): a magnetic stripe over two dozen lines of terms, some ending in
+  /// an amount, on a dark table. The model fitted before these backs called it a receipt (0.99).
+  func testACardBackFullOfSmallPrintIsACard() throws {
+    try assertCardWithManyRows("card-back-dense-text.jpg")
+  }
+
+  /// The fixture `name` (Tests/Fixtures/kind) has ten text rows or more and the bundled model calls
+  /// it a card.
+  private func assertCardWithManyRows(_ name: String, line: UInt = #line) throws {
     let model = try KindModel.load(from: StageContext().resolve(KindModel.bundledFileName))
-    let url = Self.root.appendingPathComponent("Tests/Fixtures/kind/screenshot-many-rows.png")
+    let url = Self.root.appendingPathComponent("Tests/Fixtures/kind/\(name)")
     let evidence = KindEvidence.measure(try analysisCopy(at: url))
-    XCTAssertGreaterThanOrEqual(evidence.textRows, 10, "many rows, or the test shows nothing: \(evidence)")
-    XCTAssertEqual(model.decide(evidence).kind, .card, "\(evidence)")
+    XCTAssertGreaterThanOrEqual(
+      evidence.textRows, 10, "many rows, or the test shows nothing: \(evidence)", line: line)
+    XCTAssertEqual(model.decide(evidence).kind, .card, "\(evidence)", line: line)
   }
 
   func testTheBundledModelUsesOnlyFeaturesThisBuildComputes() throws {
