@@ -16,7 +16,7 @@ enum DateLineVote {
   /// read beside a separator.
   private static let garbledDate = TextPattern(
     #"(?<![\d/])\d{1,2}\s?[-/.~“”"']{1,2}\s?\S{1,3}\s?[-/.~“”"']{1,2}\s?[0-9OoZzSsBbIl]\S{1,3}"#)
-  /// A date label's word followed, further on the line, by a digit.
+  /// A digit anywhere on a line that names a date.
   private static let digit = TextPattern(#"\d"#)
 
   /// Whether `text` may print a date that was not read: a garbled date's shape, or a date label

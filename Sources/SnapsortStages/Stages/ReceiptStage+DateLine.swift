@@ -38,16 +38,15 @@ extension ReceiptStage {
         else { return nil }
         return receipt.date
       }
-      guard let date = DateLineVote.decide(dates),
-        let agreeing = extracted.first(where: { $0.date == date }),
-        let field = agreeing.fields?["date"]
+      guard let date = DateLineVote.decide(dates), let winner = dates.firstIndex(of: date),
+        let field = extracted[winner].fields?["date"]
       else { continue }
       receipt.date = date
-      receipt.time = agreeing.time
+      receipt.time = extracted[winner].time
       var fields = receipt.fields ?? [:]
       fields["date"] = ReceiptField(
         value: date, confidence: min(field.confidence, 0.6), line: index, reading: "line",
-        source: readings[extracted.firstIndex(where: { $0.date == date })!])
+        source: readings[winner])
       receipt.fields = fields
       receipt.dateRejected = nil
       receipt.refreshConfidence()
