@@ -143,8 +143,11 @@ public final class BarcodeStage: Stage {
   }
 
   public func process(_ item: PhotoItem) throws {
+    let started = ThreadCPUClock.milliseconds()
     let pixels = try item.pixels()
-    markFound(try read(item, pixels: pixels), of: item, pixels: pixels)
+    let findings = try read(item, pixels: pixels)
+    if traces { Self.trace(findings, of: item, cpu: ThreadCPUClock.milliseconds() - started) }
+    markFound(findings, of: item, pixels: pixels)
   }
 
   /// Every scan the stage makes of one image, until its code is confirmed.
@@ -254,7 +257,6 @@ public final class BarcodeStage: Stage {
       ? findings.unconfirmed.map {
         "unconfirmed read not reported: \($0.symbology) \($0.value) (\($0.decoder ?? "?"))"
       } : []
-    if traces { Self.trace(findings, of: item) }
     item.artifacts.write(
       CodeReads(
         barcodes: found, notes: (found.isEmpty ? ["no code found"] : []) + unconfirmed + findings.notes))
@@ -306,12 +308,14 @@ public final class BarcodeStage: Stage {
     }
   }
 
-  private static func trace(_ findings: BarcodeScanner.Findings, of item: PhotoItem) {
+  /// - Parameter cpu: the stage's thread CPU on the image, conversions included (what the passes'
+  ///   costs do not cover).
+  private static func trace(_ findings: BarcodeScanner.Findings, of item: PhotoItem, cpu: Double) {
     let line: [String: Any] = [
       "barcode_trace": [
         "item": item.relativePath, "candidates": findings.trace,
         "passes": (findings.passCosts ?? []).map(\.json),
-        "gate_features": findings.gateFeatures,
+        "gate_features": findings.gateFeatures, "cpu_ms": cpu,
       ]
     ]
     guard var data = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]) else { return }
