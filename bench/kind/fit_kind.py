@@ -43,7 +43,7 @@ FEATURES = [
     "log_text_rows", "log_textual_rows", "text_like_share", "right_column_share", "row_height",
     "ink_share", "paper_share", "log_paper_aspect", "colorfulness", "log_image_aspect",
     "paper_colorfulness", "left_aligned_share", "right_aligned_share", "row_height_spread", "log_row_pitch",
-    "log_text_block_aspect", "card_aspect_distance", "solid_row_share",
+    "log_text_block_aspect", "card_aspect_distance",
 ]
 CARD_ASPECT = 85.60 / 53.98
 
@@ -69,7 +69,6 @@ def features(e):
         math.log1p(e.get("row_pitch") or 0),
         math.log(max(0.01, e.get("text_block_aspect") or 1)),
         abs(math.log(max(1, e.get("paper_aspect", 1)) / CARD_ASPECT)),
-        e.get("solid_row_share") or 0,
     ]
 
 

@@ -27,9 +27,6 @@ public struct KindEvidence: Sendable, Equatable, Codable {
   public var colorfulness: Double?
   /// Long over short side of the whole image.
   public var imageAspect: Double?
-  /// Share of the rows that are one solid run of ink (`isSolid`): slices of a dark patch or of a
-  /// barcode turned near a right angle, not lines of text.
-  public var solidRowShare: Double?
   /// Mean saturation inside the paper rectangle alone: a receipt's paper stays grey on a
   /// colourful table, a card's face does not.
   public var paperColorfulness: Double?
@@ -59,7 +56,6 @@ public struct KindEvidence: Sendable, Equatable, Codable {
     case inkShare = "ink_share"
     case colorfulness
     case imageAspect = "image_aspect"
-    case solidRowShare = "solid_row_share"
     case paperColorfulness = "paper_colorfulness"
     case leftAlignedShare = "left_aligned_share"
     case rightAlignedShare = "right_aligned_share"
@@ -227,11 +223,10 @@ public struct KindEvidence: Sendable, Equatable, Codable {
     // Text rows on a receipt or a card are a small fraction of the region's height each.
     let rows = bands.filter { $0.count >= 3 && $0.count <= max(6, h / 12) }
     var rightColumn = 0, textLike = 0
-    var spans: [RowSpan] = [], solid = 0
+    var spans: [RowSpan] = []
     for band in rows {
       let columns = level.inkedColumns(in: band)
       guard let first = columns.firstIndex(of: true), let last = columns.lastIndex(of: true) else { continue }
-      if isSolid(columns[first...last], height: band.count) { solid += 1 }
       spans.append(RowSpan(band: band, first: first, last: last))
       let inked = columns[first...last].filter { $0 }.count
       if Double(inked) < 0.8 * Double(last - first + 1) { textLike += 1 }
@@ -243,7 +238,6 @@ public struct KindEvidence: Sendable, Equatable, Codable {
     if !rows.isEmpty {
       evidence.rightColumnShare = Rounding.hundredths(Double(rightColumn) / Double(rows.count))
       evidence.textLikeShare = Rounding.hundredths(Double(textLike) / Double(rows.count))
-      evidence.solidRowShare = Rounding.hundredths(Double(solid) / Double(rows.count))
       let heights = rows.map(\.count).sorted()
       evidence.rowHeight = Rounding.thousandths(Double(heights[heights.count / 2]) / Double(h))
     }
@@ -251,17 +245,6 @@ public struct KindEvidence: Sendable, Equatable, Codable {
     let ink = binary.pixels.reduce(0) { $0 + ($1 < 128 ? 1 : 0) }
     evidence.inkShare = Rounding.thousandths(Double(ink) / Double(binary.pixelCount))
     return evidence
-  }
-
-  /// Whether a row's inked columns (from its first to its last) are one solid run at least as
-  /// long as the row is tall: a slice of a dark patch (the table in a corner of the ink box, a
-  /// magnetic stripe) or of a barcode turned near a right angle, whose stack of slices would
-  /// otherwise pass for a tall column of text lines. Two printed letters leave a gap between
-  /// them, and one alone is narrower than its row. On the training renders such rows are a
-  /// quarter of a photographed card's rows and 2 to 4 % of a receipt's (bench/kind/README.md);
-  /// they stay counted as rows, and their share is a feature the model weighs.
-  static func isSolid(_ columns: ArraySlice<Bool>, height: Int) -> Bool {
-    columns.count >= height && !columns.contains(false)
   }
 
   /// `binary` with the columns that are ink in most rows made white: the dark border of a scan,

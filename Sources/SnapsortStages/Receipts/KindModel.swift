@@ -37,7 +37,7 @@ public struct KindModel: Codable, Sendable, Equatable, VersionedDataFile, Standa
     "log_text_rows", "log_textual_rows", "text_like_share", "right_column_share", "row_height",
     "ink_share", "paper_share", "log_paper_aspect", "colorfulness", "log_image_aspect",
     "paper_colorfulness", "left_aligned_share", "right_aligned_share", "row_height_spread", "log_row_pitch",
-    "log_text_block_aspect", "card_aspect_distance", "solid_row_share",
+    "log_text_block_aspect", "card_aspect_distance",
   ]
 
   /// Long over short side of an ID-1 card (85.60 × 53.98 mm).
@@ -75,7 +75,6 @@ public struct KindModel: Codable, Sendable, Equatable, VersionedDataFile, Standa
     case "log_row_pitch": log1p(evidence.rowPitch ?? 0)
     case "log_text_block_aspect": log(max(0.01, evidence.textBlockAspect ?? 1))
     case "card_aspect_distance": abs(log(max(1, evidence.paperAspect) / cardAspect))
-    case "solid_row_share": evidence.solidRowShare ?? 0
     default: nil
     }
   }

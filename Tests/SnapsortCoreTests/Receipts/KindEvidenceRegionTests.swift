@@ -60,18 +60,4 @@ final class KindEvidenceRegionTests: XCTestCase {
         LevelRows.rowInk(ink, offsets: offsets, height: binary.height), expected, "slope \(slope)")
     }
   }
-
-  func testTheLinesOfAReceiptAreNotSolidRows() {
-    let evidence = KindEvidence.measure(shadedReceipt(rows: 21))
-    XCTAssertLessThanOrEqual(evidence.solidRowShare ?? 1, 0.1, "\(evidence)")
-  }
-
-  func testASolidRowIsOneRunAsLongAsItIsTallAndAWordIsNot() {
-    let stroke = [Bool](repeating: true, count: 40)
-    XCTAssertTrue(KindEvidence.isSolid(stroke[...], height: 12))
-    XCTAssertFalse(KindEvidence.isSolid(stroke[...], height: 50), "one letter, narrower than its row")
-    var words = stroke
-    words[20] = false
-    XCTAssertFalse(KindEvidence.isSolid(words[...], height: 12), "a gap between letters")
-  }
 }
