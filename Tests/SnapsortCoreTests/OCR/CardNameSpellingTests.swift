@@ -156,4 +156,22 @@ final class TextContrastTests: XCTestCase {
     let gray = Bitmap(width: 40, height: 30, format: .gray, fill: 90)
     XCTAssertEqual(TextContrast.flattened(gray), gray)
   }
+
+  /// The surroundings' median is selected, not sorted for: the same value a sort gives, at every
+  /// rank, with ties and runs of equal values as a page's flat background makes them.
+  func testSelectionGivesTheSortedValueAtEveryRank() {
+    var generator = SystemRandomNumberGenerator()
+    for count in [1, 2, 3, 9, 81] {
+      for _ in 0..<20 {
+        let values = (0..<count).map { _ in Double(Int.random(in: 0..<6, using: &generator)) * 40.5 }
+        let sorted = values.sorted()
+        for rank in 0..<count {
+          var window = values
+          XCTAssertEqual(
+            TextContrast.Surroundings.element(rank, ofReordering: &window), sorted[rank],
+            "\(values) rank \(rank)")
+        }
+      }
+    }
+  }
 }
