@@ -84,9 +84,9 @@ final class GradientField {
     // a screenshot must not hide a faint card border, so a step of about ten levels always counts.
     magnitudeSample.removeAll(keepingCapacity: true)
     for i in stride(from: 0, to: count, by: 7) { magnitudeSample.append(magnitude[i]) }
-    let noise = max(4, 4 * Self.select(&magnitudeSample, rank: magnitudeSample.count / 2))
+    let noise = max(4, 4 * magnitudeSample.selectElement(atRank: magnitudeSample.count / 2))
     threshold = max(
-      noise, min(24, Self.select(&magnitudeSample, rank: Int(Double(magnitudeSample.count - 1) * 0.85))))
+      noise, min(24, magnitudeSample.selectElement(atRank: Int(Double(magnitudeSample.count - 1) * 0.85))))
   }
 
   /// Makes `values` hold `count` elements equal to `fill`, keeping its storage when it is large
@@ -246,33 +246,6 @@ final class GradientField {
         target.channel[i] = UInt8(channel)
       }
     }
-  }
-
-  /// The value at `rank` of `values` sorted ascending (Hoare's selection; `values` is
-  /// reordered): the same value a full sort gives, without sorting tens of thousands of them.
-  static func select(_ values: inout [Float], rank: Int) -> Float {
-    var lo = 0, hi = values.count - 1
-    while lo < hi {
-      let pivot = values[(lo + hi) / 2]
-      var i = lo, j = hi
-      while i <= j {
-        while values[i] < pivot { i += 1 }
-        while values[j] > pivot { j -= 1 }
-        if i <= j {
-          values.swapAt(i, j)
-          i += 1
-          j -= 1
-        }
-      }
-      if rank <= j {
-        hi = j
-      } else if rank >= i {
-        lo = i
-      } else {
-        return values[rank]
-      }
-    }
-    return values[rank]
   }
 
   /// Pixels that are local maxima of the gradient across the edge, above the threshold, and on a

@@ -152,34 +152,6 @@ public enum TextContrast {
       return sums.map { $0 / area }
     }
 
-    /// The value that would stand at `rank` if `values` were sorted, by Hoare's selection: the
-    /// window's median without sorting all of it (sorting each window was about 3 % of the cards
-    /// preset's CPU on the speed set: perf, main 8a6f18a).
-    static func element(_ rank: Int, ofReordering values: inout [Double]) -> Double {
-      var low = 0, high = values.count - 1
-      while low < high {
-        let pivot = values[(low + high) / 2]
-        var i = low, j = high
-        while i <= j {
-          while values[i] < pivot { i += 1 }
-          while values[j] > pivot { j -= 1 }
-          if i <= j {
-            values.swapAt(i, j)
-            i += 1
-            j -= 1
-          }
-        }
-        if rank <= j {
-          high = j
-        } else if rank >= i {
-          low = i
-        } else {
-          return values[rank]
-        }
-      }
-      return values[rank]
-    }
-
     /// Each cell's median over the square of `radius` cells around it, the edge cells repeated.
     static func medians(_ cells: [Double], columns: Int, rows: Int, radius: Int) -> [Double] {
       var result = [Double](repeating: 0, count: cells.count)
@@ -192,7 +164,7 @@ public enum TextContrast {
             let row = min(max(y + dy, 0), rows - 1) * columns
             for dx in -radius...radius { window.append(cells[row + min(max(x + dx, 0), columns - 1)]) }
           }
-          result[y * columns + x] = Self.element(window.count / 2, ofReordering: &window)
+          result[y * columns + x] = window.selectElement(atRank: window.count / 2)
         }
       }
       return result

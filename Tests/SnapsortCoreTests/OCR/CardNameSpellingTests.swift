@@ -168,7 +168,7 @@ final class TextContrastTests: XCTestCase {
         for rank in 0..<count {
           var window = values
           XCTAssertEqual(
-            TextContrast.Surroundings.element(rank, ofReordering: &window), sorted[rank],
+            window.selectElement(atRank: rank), sorted[rank],
             "\(values) rank \(rank)")
         }
       }
