@@ -24,6 +24,11 @@ public struct ReceiptLine: Sendable, Equatable {
     confidence = sorted.isEmpty ? 0 : sorted.map(\.confidence).reduce(0, +) / Double(sorted.count)
   }
 
+  /// A row known only as one piece of text: a stored record's line, or a line read again alone.
+  public init(text: String, box: Box, confidence: Double) {
+    self.init(words: [TesseractEngine.Item(text: text, box: box, confidence: confidence)])
+  }
+
   /// Groups words into rows, top to bottom.
   public static func rows(from words: [TesseractEngine.Item]) -> [ReceiptLine] {
     // Specks and bars that tesseract reads as a lone symbol carry no text.

@@ -12,9 +12,7 @@ extension ReceiptStage {
     deadline: Int
   ) {
     guard deadline > 0, receipt.date == nil, let text = receipt.text else { return }
-    let rows = text.map { line in
-      ReceiptLine(words: [TesseractEngine.Item(text: line.text, box: line.box, confidence: line.confidence)])
-    }
+    let rows = text.map { ReceiptLine(text: $0.text, box: $0.box, confidence: $0.confidence) }
     for index in DateLineVote.lines(text) {
       let readings = Self.lineCrops(text[index].box, of: page).map { image in
         engine.recognize(
@@ -23,10 +21,7 @@ extension ReceiptStage {
       }
       let extracted = readings.map { reading -> ReceiptRecord in
         var replaced = rows
-        replaced[index] = ReceiptLine(
-          words: [
-            TesseractEngine.Item(text: reading, box: text[index].box, confidence: text[index].confidence)
-          ])
+        replaced[index] = ReceiptLine(text: reading, box: text[index].box, confidence: text[index].confidence)
         return extractor.extract(replaced, latestDate: latestDate)
       }
       // Only a date read from the re-read line itself counts, and not one that contradicts the
@@ -56,9 +51,7 @@ extension ReceiptStage {
 
   /// Whether `text` alone reads as a date the receipt can carry.
   private func isDate(_ text: String, latestDate: String?) -> Bool {
-    let line = ReceiptLine(words: [
-      TesseractEngine.Item(text: text, box: Box(x: 0, y: 0, width: 1, height: 1), confidence: 90)
-    ])
+    let line = ReceiptLine(text: text, box: Box(x: 0, y: 0, width: 1, height: 1), confidence: 90)
     return extractor.extract([line], latestDate: latestDate).date != nil
   }
 }

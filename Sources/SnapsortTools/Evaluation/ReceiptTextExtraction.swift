@@ -99,10 +99,9 @@ public struct ReceiptTextExtraction: Sendable {
         file,
         rows.map { row in
           let box = (row["box"] as? [Double]) ?? [0, 0, 0, 0]
-          let item = TesseractEngine.Item(
+          return ReceiptLine(
             text: row["text"] as? String ?? "", box: Box(x: box[0], y: box[1], width: box[2], height: box[3]),
             confidence: row["confidence"] as? Double ?? 0)
-          return ReceiptLine(words: [item])
         }
       )
     }
