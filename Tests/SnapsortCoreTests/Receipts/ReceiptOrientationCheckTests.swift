@@ -36,6 +36,24 @@ final class ReceiptOrientationCheckTests: XCTestCase {
       abs(ReceiptWarpStage.acrossMargin(blank)), ReceiptWarpStage.turnMargin, "a blank page says nothing")
   }
 
+  /// A narrow receipt on a flatbed scan of the whole glass, with the scanner's line along its
+  /// left edge: the blank glass beside the print and the line are not the print's rows or columns.
+  func testBlankGlassAndAnEdgeLineDoNotTurnAnUprightReceipt() {
+    let receipt = printedPage(width: 500, rows: 24)
+    var scan = Bitmap(width: 1_500, height: receipt.height + 300, format: .gray, fill: 255)
+    for y in 0..<receipt.height {
+      for x in 0..<receipt.width {
+        scan.pixels[(y + 150) * scan.width + x + 600] = receipt.pixels[y * receipt.width + x]
+      }
+    }
+    for y in 0..<scan.height {
+      for x in 2..<6 { scan.pixels[y * scan.width + x] = 0 }
+    }
+    XCTAssertGreaterThanOrEqual(ReceiptWarpStage.acrossMargin(scan), ReceiptWarpStage.turnMargin)
+    XCTAssertTrue(ReceiptWarpStage.printRunsDown(scan.applyingOrientation(6)))
+    XCTAssertTrue(ReceiptWarpStage.printRunsDown(scan.applyingOrientation(8)))
+  }
+
   /// A real receipt scan as it is, and turned a quarter: `receipt_warp` measures the first's print
   /// running across, and gives the second, which it turns itself, no margin, so the receipt stage's
   /// reading may still undo that turn.
