@@ -704,6 +704,27 @@ def pass_truth(sc, box, radius, lines, code, effects, content, fam, entry, fg, b
                     "name_colour": A.hexc(fg), "effects": []}}
 
 
+def pass_code(rng, sc, barcode, span, foot, fy, side, width, gaps):
+    """The white code area at a pass's foot, over `span` (x0, x1) and above `foot`, below `fy`: a QR
+    code's square `side` of the pass's width, a linear code's `width` of it, 80-110 pt tall; `gaps`
+    draws its distances from the foot (top, bottom). The truth's barcode, or None."""
+    if not barcode:
+        return None
+    x0, x1 = span
+    qr = barcode["symbology"] == "qr"
+    square = (x1 - x0) * rng.uniform(*side)
+    pw = square if qr else (x1 - x0) * rng.uniform(*width)
+    ph = square if qr else sc.p(rng.uniform(80, 110))
+    cx = (x0 + x1) / 2
+    top, bottom = gaps()
+    pb = (cx - pw / 2, foot - ph - top, cx + pw / 2, foot - bottom)
+    if pb[1] > fy and pb[3] > pb[1] + sc.p(40):
+        cb = sc.code_panel(pb, barcode, rng, sc.p(rng.choice([4, 8, 12])))
+        if cb:
+            return dict(barcode, box=cb, location="pass")
+    return None
+
+
 def render_generic_pass(rng, sc, content, fams, top, bottom, effects, panel_code):
     """A Google-Wallet-style generic pass (a train family's own pass style, unlike the held-out
     Apple-Wallet one): a rounded pass in the brand colour, a logo and issuer row, the title, rows of
@@ -774,19 +795,8 @@ def render_generic_pass(rng, sc, content, fams, top, bottom, effects, panel_code
         sc.img.paste(hero.img, (int(x0), int(y1) - hh), mask)
         foot = y1 - hh
         effects.append("hero")
-    code = None
-    barcode = panel_code or content["barcode"]
-    if barcode:
-        qr = barcode["symbology"] == "qr"
-        side = (x1 - x0) * rng.uniform(0.45, 0.6)
-        pw = side if qr else (x1 - x0) * rng.uniform(0.7, 0.88)
-        ph = side if qr else p(rng.uniform(80, 110))
-        cx = (x0 + x1) / 2
-        pb = (cx - pw / 2, foot - ph - p(rng.uniform(14, 30)), cx + pw / 2, foot - p(rng.uniform(14, 30)))
-        if pb[1] > fy and pb[3] > pb[1] + p(40):
-            cb = sc.code_panel(pb, barcode, rng, p(rng.choice([4, 8, 12])))
-            if cb:
-                code = dict(barcode, box=cb, location="pass")
+    code = pass_code(rng, sc, panel_code or content["barcode"], (x0, x1), foot, fy, (0.45, 0.6), (0.7, 0.88),
+                     lambda: (p(rng.uniform(14, 30)), p(rng.uniform(14, 30))))
     effects += ["pass", "generic_pass"]
     return sc.img, pass_truth(sc, (x0, y0, x1, y1), radius, lines, code, effects, content, fam, entry, fg, base)
 
@@ -846,19 +856,7 @@ def render_header_pass(rng, sc, content, fams, top, bottom, effects, panel_code)
             sc.text((x0 + pad, fy), label.upper() if rng.random() < 0.5 else label, 10, colour=fg)
             sc.text((x0 + pad, fy + p(14)), value[:30], rng.choice([14, 16, 20]), colour=fg)
             fy += p(rng.uniform(38, 50))
-    code = None
-    barcode = panel_code or content["barcode"]
-    if barcode:
-        qr = barcode["symbology"] == "qr"
-        side = (x1 - x0) * rng.uniform(0.4, 0.55)
-        pw = side if qr else (x1 - x0) * rng.uniform(0.7, 0.9)
-        ph = side if qr else p(rng.uniform(80, 110))
-        cx = (x0 + x1) / 2
-        gap = p(rng.uniform(12, 30))
-        pb = (cx - pw / 2, y1 - ph - gap, cx + pw / 2, y1 - gap)
-        if pb[1] > fy and pb[3] > pb[1] + p(40):
-            cb = sc.code_panel(pb, barcode, rng, p(rng.choice([4, 8, 12])))
-            if cb:
-                code = dict(barcode, box=cb, location="pass")
+    code = pass_code(rng, sc, panel_code or content["barcode"], (x0, x1), y1, fy, (0.4, 0.55), (0.7, 0.9),
+                     lambda: (lambda gap: (gap, gap))(p(rng.uniform(12, 30))))
     effects += ["pass", "header_pass"]
     return sc.img, pass_truth(sc, (x0, y0, x1, y1), radius, lines, code, effects, content, fam, entry, fg, base)
