@@ -704,6 +704,18 @@ def pass_truth(sc, box, radius, lines, code, effects, content, fam, entry, fg, b
                     "name_colour": A.hexc(fg), "effects": []}}
 
 
+def pass_band(rng, sc, span, y, base, share, effects):
+    """An image band across a pass over `span` (x0, x1) from `y`, `share` (low, high) of its width
+    tall, in a colour drawn at random; returns where the pass goes on under it."""
+    x0, x1 = span
+    bh = int((x1 - x0) * rng.uniform(*share))
+    band = A.Canvas(int(x1 - x0), bh)
+    A.paint_background(band, rng, np.random.default_rng(rng.getrandbits(63)), A.random_colour(rng), base, rng.choice(["gradient", "pattern", "texture"]))
+    sc.img.paste(band.img, (int(x0), int(y)))
+    effects.append("pass_band")
+    return y + bh + sc.p(rng.uniform(8, 16))
+
+
 def pass_code(rng, sc, barcode, span, foot, fy, side, width, gaps):
     """The white code area at a pass's foot, over `span` (x0, x1) and above `foot`, below `fy`: a QR
     code's square `side` of the pass's width, a linear code's `width` of it, 80-110 pt tall; `gaps`
@@ -767,12 +779,7 @@ def render_generic_pass(rng, sc, content, fams, top, bottom, effects, panel_code
     if rng.random() < 0.25:
         # An image band across the pass under its logo row (as Apple's strip): its colour, drawn
         # at random, may meet the screen in the screen's own colour at the pass's sides.
-        bh = int((x1 - x0) * rng.uniform(0.22, 0.33))
-        band = A.Canvas(int(x1 - x0), bh)
-        A.paint_background(band, rng, np.random.default_rng(rng.getrandbits(63)), A.random_colour(rng), base, rng.choice(["gradient", "pattern", "texture"]))
-        sc.img.paste(band.img, (int(x0), int(ty)))
-        ty += bh + p(rng.uniform(8, 16))
-        effects.append("pass_band")
+        ty = pass_band(rng, sc, (x0, x1), ty, base, (0.22, 0.33), effects)
     if rng.random() < 0.4:
         d.line((x0, ty - p(6), x1, ty - p(6)), fill=A.text_colour_for(base, rng), width=max(1, p(1)))
     th = p(rng.uniform(24, 40))
@@ -843,12 +850,7 @@ def render_header_pass(rng, sc, content, fams, top, bottom, effects, panel_code)
     lines = [] if content.get("hide_name") else A.draw_lines(sc.img, [content["name"]], entry, box, fg, align="center" if centred else "left", valign="center")
     fy = head + p(rng.uniform(10, 20))
     if rng.random() < 0.5:
-        bh = int((x1 - x0) * rng.uniform(0.25, 0.4))
-        band = A.Canvas(int(x1 - x0), bh)
-        A.paint_background(band, rng, np.random.default_rng(rng.getrandbits(63)), A.random_colour(rng), base, rng.choice(["gradient", "pattern", "texture"]))
-        sc.img.paste(band.img, (int(x0), int(fy)))
-        fy += bh + p(rng.uniform(8, 16))
-        effects.append("pass_band")
+        fy = pass_band(rng, sc, (x0, x1), fy, base, (0.25, 0.4), effects)
     fields = [(content["number_label"], content["member_number"]), (content["holder"] and words[3], content["holder"]),
               (words[5], str(rng.randint(0, 9999))), (content["programme"] and words[1], content["programme"])]
     for label, value in rng.sample(fields, rng.randint(1, 3)):
