@@ -523,6 +523,8 @@ def render_screenshot(rng, nrng, content, make_art, app, fams, make_other=None, 
         return render_pass(rng, nrng, sc, content, fams, top, bottom, effects, panel_code)
     if app == "google_wallet" and pass_rng is not None and content["payment"] is None and pass_rng.random() < 0.4:
         return render_generic_pass(pass_rng, sc, content, fams, top, bottom, effects, panel_code)
+    if app in ("catima", "generic_wallet") and pass_rng is not None and content["payment"] is None and pass_rng.random() < 0.4:
+        return render_header_pass(pass_rng, sc, content, fams, top, bottom, effects, panel_code)
     art, gt = make_art(min(2.0, max(0.6, card_w / A.CARD_W)), content)
     if art is None:
         return None, None
@@ -702,6 +704,39 @@ def pass_truth(sc, box, radius, lines, code, effects, content, fam, entry, fg, b
                     "name_colour": A.hexc(fg), "effects": []}}
 
 
+def pass_band(rng, sc, span, y, base, share, effects):
+    """An image band across a pass over `span` (x0, x1) from `y`, `share` (low, high) of its width
+    tall, in a colour drawn at random; returns where the pass goes on under it."""
+    x0, x1 = span
+    bh = int((x1 - x0) * rng.uniform(*share))
+    band = A.Canvas(int(x1 - x0), bh)
+    A.paint_background(band, rng, np.random.default_rng(rng.getrandbits(63)), A.random_colour(rng), base, rng.choice(["gradient", "pattern", "texture"]))
+    sc.img.paste(band.img, (int(x0), int(y)))
+    effects.append("pass_band")
+    return y + bh + sc.p(rng.uniform(8, 16))
+
+
+def pass_code(rng, sc, barcode, span, foot, fy, side, width, gaps):
+    """The white code area at a pass's foot, over `span` (x0, x1) and above `foot`, below `fy`: a QR
+    code's square `side` of the pass's width, a linear code's `width` of it, 80-110 pt tall; `gaps`
+    draws its distances from the foot (top, bottom). The truth's barcode, or None."""
+    if not barcode:
+        return None
+    x0, x1 = span
+    qr = barcode["symbology"] == "qr"
+    square = (x1 - x0) * rng.uniform(*side)
+    pw = square if qr else (x1 - x0) * rng.uniform(*width)
+    ph = square if qr else sc.p(rng.uniform(80, 110))
+    cx = (x0 + x1) / 2
+    top, bottom = gaps()
+    pb = (cx - pw / 2, foot - ph - top, cx + pw / 2, foot - bottom)
+    if pb[1] > fy and pb[3] > pb[1] + sc.p(40):
+        cb = sc.code_panel(pb, barcode, rng, sc.p(rng.choice([4, 8, 12])))
+        if cb:
+            return dict(barcode, box=cb, location="pass")
+    return None
+
+
 def render_generic_pass(rng, sc, content, fams, top, bottom, effects, panel_code):
     """A Google-Wallet-style generic pass (a train family's own pass style, unlike the held-out
     Apple-Wallet one): a rounded pass in the brand colour, a logo and issuer row, the title, rows of
@@ -744,12 +779,7 @@ def render_generic_pass(rng, sc, content, fams, top, bottom, effects, panel_code
     if rng.random() < 0.25:
         # An image band across the pass under its logo row (as Apple's strip): its colour, drawn
         # at random, may meet the screen in the screen's own colour at the pass's sides.
-        bh = int((x1 - x0) * rng.uniform(0.22, 0.33))
-        band = A.Canvas(int(x1 - x0), bh)
-        A.paint_background(band, rng, np.random.default_rng(rng.getrandbits(63)), A.random_colour(rng), base, rng.choice(["gradient", "pattern", "texture"]))
-        sc.img.paste(band.img, (int(x0), int(ty)))
-        ty += bh + p(rng.uniform(8, 16))
-        effects.append("pass_band")
+        ty = pass_band(rng, sc, (x0, x1), ty, base, (0.22, 0.33), effects)
     if rng.random() < 0.4:
         d.line((x0, ty - p(6), x1, ty - p(6)), fill=A.text_colour_for(base, rng), width=max(1, p(1)))
     th = p(rng.uniform(24, 40))
@@ -772,18 +802,63 @@ def render_generic_pass(rng, sc, content, fams, top, bottom, effects, panel_code
         sc.img.paste(hero.img, (int(x0), int(y1) - hh), mask)
         foot = y1 - hh
         effects.append("hero")
-    code = None
-    barcode = panel_code or content["barcode"]
-    if barcode:
-        qr = barcode["symbology"] == "qr"
-        side = (x1 - x0) * rng.uniform(0.45, 0.6)
-        pw = side if qr else (x1 - x0) * rng.uniform(0.7, 0.88)
-        ph = side if qr else p(rng.uniform(80, 110))
-        cx = (x0 + x1) / 2
-        pb = (cx - pw / 2, foot - ph - p(rng.uniform(14, 30)), cx + pw / 2, foot - p(rng.uniform(14, 30)))
-        if pb[1] > fy and pb[3] > pb[1] + p(40):
-            cb = sc.code_panel(pb, barcode, rng, p(rng.choice([4, 8, 12])))
-            if cb:
-                code = dict(barcode, box=cb, location="pass")
+    code = pass_code(rng, sc, panel_code or content["barcode"], (x0, x1), foot, fy, (0.45, 0.6), (0.7, 0.88),
+                     lambda: (p(rng.uniform(14, 30)), p(rng.uniform(14, 30))))
     effects += ["pass", "generic_pass"]
+    return sc.img, pass_truth(sc, (x0, y0, x1, y1), radius, lines, code, effects, content, fam, entry, fg, base)
+
+
+def render_header_pass(rng, sc, content, fams, top, bottom, effects, panel_code):
+    """A pass whose name is its header (a train families' stand-in for the held-out Apple layout,
+    drawn differently): a rounded pass, a logo (circle, square or the brand's mark) with the name
+    beside it or centred under it, small enough to be the header's and not a title; sometimes a
+    label and value at the header's right, an image band, rows of fields, a code area at the foot."""
+    p, d = sc.p, ImageDraw.Draw(sc.img)
+    words = lx.APP_WORDS[content["lang"]]
+    margin = p(rng.uniform(6, 24))
+    x0, x1 = margin, sc.W - margin
+    y0 = top + p(rng.uniform(12, 80))
+    y1 = min(sc.H - bottom - p(rng.uniform(6, 40)), y0 + (x1 - x0) * rng.uniform(1.05, 1.6))
+    pale = rng.random() < 0.2
+    base = (255, 255, 255) if pale and not sc.dark else (content["colours"][0] if rng.random() < 0.75 else A.random_colour(rng))
+    radius = p(rng.uniform(4, 20))
+    if rng.random() < 0.6:
+        sc.shadow((x0, y0, x1, y1), radius, rng, effects=effects)
+    d.rounded_rectangle((x0, y0, x1, y1), radius=radius, fill=base, outline=sc.muted if pale else None)
+    fam, entry = A.pick_name_font(rng, fams, content["name"], want_bold=rng.random() < 0.6)
+    if entry is None:
+        return None, None
+    fg = A.text_colour_for(base, rng, content["colours"][1:])
+    pad = p(rng.uniform(10, 20))
+    ls = p(rng.uniform(24, 44))
+    centred = rng.random() < 0.25
+    lx0 = (x0 + x1 - ls) / 2 if centred else x0 + pad
+    logo_box = (lx0, y0 + pad, lx0 + ls, y0 + pad + ls)
+    kind = content["logo"] or rng.choice(["circle_initial", "square_initial"])
+    A.draw_logo(sc.img, kind, logo_box, A.text_colour_for(base, rng), base, content["name"][0], entry)
+    nh = p(rng.uniform(16, 30))
+    if centred:
+        box = (x0 + pad, logo_box[3] + p(6), x1 - pad, logo_box[3] + p(6) + nh)
+        head = box[3]
+    else:
+        cy = (logo_box[1] + logo_box[3]) / 2
+        box = (logo_box[2] + p(rng.uniform(6, 14)), cy - nh / 2, x0 + (x1 - x0) * rng.uniform(0.55, 0.8), cy + nh / 2)
+        head = logo_box[3]
+        if rng.random() < 0.6:
+            sc.text((x1 - pad, y0 + pad), words[rng.choice([5, 6])].upper(), 10, colour=fg, anchor="ra")
+            sc.text((x1 - pad, y0 + pad + p(14)), str(rng.randint(0, 9999)), rng.choice([14, 18]), colour=fg, anchor="ra")
+    lines = [] if content.get("hide_name") else A.draw_lines(sc.img, [content["name"]], entry, box, fg, align="center" if centred else "left", valign="center")
+    fy = head + p(rng.uniform(10, 20))
+    if rng.random() < 0.5:
+        fy = pass_band(rng, sc, (x0, x1), fy, base, (0.25, 0.4), effects)
+    fields = [(content["number_label"], content["member_number"]), (content["holder"] and words[3], content["holder"]),
+              (words[5], str(rng.randint(0, 9999))), (content["programme"] and words[1], content["programme"])]
+    for label, value in rng.sample(fields, rng.randint(1, 3)):
+        if label and value and fy + p(40) < y1:
+            sc.text((x0 + pad, fy), label.upper() if rng.random() < 0.5 else label, 10, colour=fg)
+            sc.text((x0 + pad, fy + p(14)), value[:30], rng.choice([14, 16, 20]), colour=fg)
+            fy += p(rng.uniform(38, 50))
+    code = pass_code(rng, sc, panel_code or content["barcode"], (x0, x1), y1, fy, (0.4, 0.55), (0.7, 0.9),
+                     lambda: (lambda gap: (gap, gap))(p(rng.uniform(12, 30))))
+    effects += ["pass", "header_pass"]
     return sc.img, pass_truth(sc, (x0, y0, x1, y1), radius, lines, code, effects, content, fam, entry, fg, base)

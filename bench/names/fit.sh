@@ -37,13 +37,15 @@ dump() { # folder
 }
 render train-photo --count 150 --kind photo --split train --seed 31
 render train-shot --count 250 --kind screenshot --split train --seed 32
+# More screenshots, a quarter of them wallet passes (the train families' generic and header passes).
+render train-shot-pass --count 200 --kind screenshot --split train --seed 61
 # Cards without a name (their name lines left off): scored (a name suggested on how many), and
 # fitted on with NAMELESS=1 (the threshold then counts them; not shipped: bench/names/README.md).
 render train-photo-noname --count 50 --kind photo --split train --seed 33 --no-name
 render train-shot-noname --count 50 --kind screenshot --split train --seed 34 --no-name
 render heldout-photo --count 150 --kind photo --split heldout --seed 2401
 render heldout-shot --count 150 --kind screenshot --split heldout --seed 2402
-for folder in train-photo train-shot train-photo-noname train-shot-noname heldout-photo heldout-shot; do
+for folder in train-photo train-shot train-shot-pass train-photo-noname train-shot-noname heldout-photo heldout-shot; do
   dump "$folder"
 done
 
@@ -56,6 +58,7 @@ scored=("${nameless[@]}")
 [ "${NAMELESS:-0}" = 1 ] && fitted=("${nameless[@]}") && scored=()
 "$PY" bench/names/fit_names.py \
   --train "$WORK/train-photo.candidates.jsonl=$WORK/train-photo" "$WORK/train-shot.candidates.jsonl=$WORK/train-shot" \
+  "$WORK/train-shot-pass.candidates.jsonl=$WORK/train-shot-pass" \
   "${fitted[@]}" \
   --heldout "${scored[@]}" "$WORK/heldout-photo.candidates.jsonl=$WORK/heldout-photo" "$WORK/heldout-shot.candidates.jsonl=$WORK/heldout-shot" \
   "${write[@]}" | tee "$WORK/report.txt"

@@ -235,6 +235,7 @@ public final class OCRStage: Stage {
     guard let crop = item.artifacts[CardCrop.self], options.coarsePageHeight > 0, !options.nameModel.isEmpty
     else { return nil }
     if flattened, let shared = crop.reading, shared.height == options.coarsePageHeight,
+      Self.pageHeight(of: gray, at: options.coarsePageHeight) == options.coarsePageHeight,
       shared.languages == options.languages, shared.segmentation == options.pageSegmentation
     {
       return shared.result
@@ -248,7 +249,7 @@ public final class OCRStage: Stage {
     -> TesseractEngine.Result
   {
     // Only a card crop has the card's proportions that `page_height` assumes.
-    let height = height ?? options.pageHeight
+    let height = Self.pageHeight(of: gray, at: height ?? options.pageHeight)
     let page =
       isCardCrop && height > 0 && gray.height > height
       ? gray.resized(width: max(1, gray.width * height / gray.height), height: height) : gray
@@ -260,6 +261,14 @@ public final class OCRStage: Stage {
     guard page.height != gray.height else { return result }
     return result.scaled(
       x: Double(gray.width) / Double(page.width), y: Double(gray.height) / Double(page.height))
+  }
+
+  /// The height a crop is read at for a card's `height`: a pass's crop keeps its own proportions,
+  /// and is read at the scale of a card as wide as it (`NameLineCandidates.cardHeight`), the scale
+  /// its type is sized at; a card crop's is `height`.
+  static func pageHeight(of gray: Bitmap, at height: Int) -> Int {
+    let card = NameLineCandidates.cardHeight(width: Double(gray.width), height: Double(gray.height))
+    return Int((Double(height) * Double(gray.height) / card).rounded())
   }
 
   /// Letters and digits in words tesseract is fairly sure of: how much of a reading is text

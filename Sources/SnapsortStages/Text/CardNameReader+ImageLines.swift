@@ -23,9 +23,11 @@ extension CardNameReader {
     // The maps the lines are found in are the ones they are cut from.
     let colourfulness = crop.format == .rgb ? TextLineFinder.colourfulness(crop) : nil
     // Small print is read well by the page reading and is never the name.
-    let lines = TextLineFinder().lines(luma: luma, colourfulness: colourfulness).filter { line in
-      line.box.height >= 0.04 * Double(crop.height) && !read.contains { Self.covers($0.box, line.box) }
-    }.prefix(imageLines)
+    let cardHeight = NameLineCandidates.cardHeight(width: Double(crop.width), height: Double(crop.height))
+    let lines = TextLineFinder().lines(luma: luma, colourfulness: colourfulness, cardHeight: cardHeight)
+      .filter { line in
+        line.box.height >= 0.04 * cardHeight && !read.contains { Self.covers($0.box, line.box) }
+      }.prefix(imageLines)
     var found: [CardNamePicker.Candidate] = []
     for line in lines where deadline() > 0 {
       guard let channel = line.ink.colourfulness ? colourfulness : luma else { continue }
@@ -48,7 +50,9 @@ extension CardNameReader {
       let item = TesseractEngine.Item(
         text: reading.lines.map(\.text).joined(separator: " "), box: box, confidence: first.confidence)
       found += Self.foundLineCandidates(
-        item, words: words, page: page, size: (Double(crop.width), Double(crop.height)), runs: imageRuns)
+        item, words: words, page: page, size: (Double(crop.width), Double(crop.height)),
+        cardHeight: cardHeight,
+        runs: imageRuns)
     }
     return found
   }
@@ -59,10 +63,11 @@ extension CardNameReader {
   /// words over the same print would join a second reading of the line (`ESSO ESSO`).
   static func foundLineCandidates(
     _ item: TesseractEngine.Item, words: [TesseractEngine.Item], page: TesseractEngine.Result,
-    size: (width: Double, height: Double), runs: Bool
+    size: (width: Double, height: Double), cardHeight: Double? = nil, runs: Bool
   ) -> [CardNamePicker.Candidate] {
     let measured = NameLineCandidates.candidates(
-      read: page.lines.map { ($0, page.words) } + [(item, words)], width: size.width, height: size.height)
+      read: page.lines.map { ($0, page.words) } + [(item, words)], width: size.width, height: size.height,
+      cardHeight: cardHeight)
     let own = (text: CardNamePicker.clean(item, words: words), confidence: item.confidence)
     return imageLineCandidates(measured, line: item.box, reading: own, runs: runs)
   }

@@ -56,8 +56,14 @@ struct CardNameReader {
   ) -> (names: [String], catalogSpelling: Bool) {
     let found: [CardNamePicker.Candidate]
     if let model {
+      // A card crop's type is measured against a card's height; a pass's crop keeps its own
+      // proportions, and its type is sized to its width as a card's is.
+      let cardHeight = crop.map { _ in
+        NameLineCandidates.cardHeight(width: Double(gray.width), height: Double(gray.height))
+      }
       var candidates = NameLineCandidates.candidates(
-        page: result, coarse: coarse, width: Double(gray.width), height: Double(gray.height))
+        page: result, coarse: coarse, width: Double(gray.width), height: Double(gray.height),
+        cardHeight: cardHeight)
       if let crop, !result.timedOut {
         candidates += imageLineCandidates(
           crop: crop.colour, luma: crop.luma, page: result, coarse: coarse, deadline: deadline)

@@ -5,7 +5,7 @@ extension NameLineCandidates {
   /// The measurements of one run of lines (one line, or a name set on two or three), by the names
   /// in `featureNames`. Keep in step with bench/names/fit_names.py, which only reads them.
   static func features(
-    _ run: [RunLine], size: (width: Double, height: Double),
+    _ run: [RunLine], size: (width: Double, height: Double, card: Double),
     tallest: Double, heights: [Double], above: Int
   ) -> [String: Double] {
     let boxes = run.map(\.line.box)
@@ -20,7 +20,7 @@ extension NameLineCandidates {
     let tokens = text.split(separator: " ")
     let rank = heights.firstIndex { $0 <= boxes[0].height } ?? heights.count
     return [
-      "height": lineHeight / size.height,
+      "height": lineHeight / size.card,
       "height_to_tallest": lineHeight / max(1, tallest),
       "height_rank": Double(min(rank, 4)),
       "top": box.y / size.height,

@@ -18,16 +18,19 @@ public enum NameLineCandidates {
   /// with the coarse lines where the page has none (a name's second line read only at the coarser
   /// scale, `ACE` / `HARDWARE`), then the coarse reading's own, each measured within its lines.
   public static func candidates(
-    page: TesseractEngine.Result, coarse: TesseractEngine.Result?, width: Double, height: Double
+    page: TesseractEngine.Result, coarse: TesseractEngine.Result?, width: Double, height: Double,
+    cardHeight: Double? = nil
   ) -> [CardNamePicker.Candidate] {
-    var found = candidates(lines: page.lines, words: page.words, width: width, height: height)
+    var found = candidates(
+      read: page.lines.map { ($0, page.words) }, width: width, height: height, cardHeight: cardHeight)
     guard let coarse else { return found }
     var known = Set(found.map { IssuerText.fold($0.text) })
     let added = coarse.lines.filter { line in !page.lines.contains { sameLine($0.box, line.box) } }
     let merged = candidates(
       read: page.lines.map { ($0, page.words) } + added.map { ($0, coarse.words) }, width: width,
-      height: height)
-    let own = candidates(lines: coarse.lines, words: coarse.words, width: width, height: height)
+      height: height, cardHeight: cardHeight)
+    let own = candidates(
+      read: coarse.lines.map { ($0, coarse.words) }, width: width, height: height, cardHeight: cardHeight)
     for var candidate in merged + own where !known.contains(IssuerText.fold(candidate.text)) {
       candidate.features["coarse_reading"] = 1
       known.insert(IssuerText.fold(candidate.text))
@@ -61,13 +64,17 @@ public enum NameLineCandidates {
   /// The candidates of lines that may come from different readings, each line with the words of
   /// the reading it came from. A line takes only its own reading's words: a line found in the
   /// pixels lies over the page's words of the same print, and took them as well (`ESSO ESSO`,
-  /// `Gartnerei Schafer Gärtnerei Schäfer`: two readings of one line in one text).
+  /// `Gartnerei Schafer Gärtnerei Schäfer`: two readings of one line in one text). `cardHeight`
+  /// is the height type sizes are measured against (`cardHeight(width:height:)` for a card or
+  /// pass crop; default `height`).
   static func candidates(
-    read lines: [(line: TesseractEngine.Item, words: [TesseractEngine.Item])], width: Double, height: Double
+    read lines: [(line: TesseractEngine.Item, words: [TesseractEngine.Item])], width: Double, height: Double,
+    cardHeight: Double? = nil
   ) -> [CardNamePicker.Candidate] {
+    let cardHeight = cardHeight ?? height
     let kept = lines.compactMap { line, words -> RunLine? in
       // A third of the card tall is a barcode or a logo read as letters, not type.
-      guard line.box.height <= height * 0.3 else { return nil }
+      guard line.box.height <= cardHeight * 0.3 else { return nil }
       let own = CardNamePicker.wordsInLine(line, words: words)
       let cleaned = CardNamePicker.clean(line, words: own)
       if cleaned.filter(\.isLetter).count >= 2 { return (line, cleaned, own) }
@@ -84,7 +91,7 @@ public enum NameLineCandidates {
       var next = start + 1
       while true {
         let lineFeatures = features(
-          run, size: (width, height), tallest: tallest, heights: heights,
+          run, size: (width, height, cardHeight), tallest: tallest, heights: heights,
           above: lettered.filter { $0.line.box.y + $0.line.box.height <= run[0].line.box.y }.count)
         // Noise, and small print through and through (`Scan at checkout`, `Carte fidélité`), is
         // never the name, not even an alternative; it still counts for the others' measurements.
@@ -149,6 +156,13 @@ public enum NameLineCandidates {
   /// The widest gap between the lines of one name on the training split's cards was 1.32 ink
   /// heights (bench/gen, `--split train`); how wide a run's gap is, is the model's `line_gap`.
   static let maximumGap = 1.35
+
+  /// The height of an ID-1 card as wide as the crop when the crop is taller than that (a wallet
+  /// pass keeps its own proportions, and its type is sized to its width as a card's is), else the
+  /// crop's height: what the sizes, scales and shares made for a card crop's height are taken of.
+  public static func cardHeight(width: Double, height: Double) -> Double {
+    min(height, width / CardDetector.cardAspect)
+  }
 
   static func union(_ boxes: [Box]) -> Box {
     let x0 = boxes.map(\.x).min() ?? 0, y0 = boxes.map(\.y).min() ?? 0

@@ -43,21 +43,25 @@ public struct TextLineFinder: Sendable {
   }
 
   /// `lines(in:)` on an image's grey and, for a colour image, its `colourfulness` map, when the
-  /// caller has them already.
-  public func lines(luma: Bitmap, colourfulness: Bitmap?) -> [Line] {
-    let scale = luma.height > workingHeight ? Double(workingHeight) / Double(luma.height) : 1
+  /// caller has them already. `cardHeight` (default: the image's height) is the height the
+  /// working height, the window and the letters' sizes are taken of: a pass's is that of a card as
+  /// wide as it (`NameLineCandidates.cardHeight`).
+  public func lines(luma: Bitmap, colourfulness: Bitmap?, cardHeight: Double? = nil) -> [Line] {
+    let reference = cardHeight ?? Double(luma.height)
+    let scale = reference > Double(workingHeight) ? Double(workingHeight) / reference : 1
     let width = max(1, Int((Double(luma.width) * scale).rounded()))
     let height = max(1, Int((Double(luma.height) * scale).rounded()))
     guard width >= 32, height >= 32 else { return [] }
+    let scaledReference = reference < Double(luma.height) ? reference * scale : Double(height)
     var maps: [(Bitmap, Bool, Int)] = [(luma, false, minimumContrast.luma)]
     if let colourfulness { maps.append((colourfulness, true, minimumContrast.colourfulness)) }
     var found: [Line] = []
     for (channel, isColourfulness, contrast) in maps {
       let small = scale < 1 ? channel.resized(width: width, height: height) : channel
-      let (dark, light) = inkMasks(small, contrast: contrast)
+      let (dark, light) = inkMasks(small, contrast: contrast, radius: max(4, Int(scaledReference) / 16))
       for (mask, isLight) in [(dark, false), (light, true)] {
         let components = Self.components(mask, width: width, height: height)
-        for line in Self.group(components, cropHeight: Double(height)) {
+        for line in Self.group(components, cropHeight: scaledReference) {
           found.append(
             Line(
               box: Box(
@@ -85,8 +89,8 @@ public struct TextLineFinder: Sendable {
 
   /// Pixels darker, and pixels lighter, than their window's mean by `deviations` standard
   /// deviations and at least `contrast` levels; the window is about a name's height.
-  func inkMasks(_ gray: Bitmap, contrast: Int) -> (dark: [Bool], light: [Bool]) {
-    let w = gray.width, h = gray.height, radius = max(4, h / 16)
+  func inkMasks(_ gray: Bitmap, contrast: Int, radius: Int) -> (dark: [Bool], light: [Bool]) {
+    let w = gray.width, h = gray.height
     var sums = [Int](repeating: 0, count: (w + 1) * (h + 1))
     var squares = sums
     gray.pixels.withUnsafeBufferPointer { p in

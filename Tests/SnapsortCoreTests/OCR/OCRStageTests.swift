@@ -156,6 +156,18 @@ final class OCRStageTests: XCTestCase {
     XCTAssertEqual(together.values, alone)
   }
 
+  /// A card crop is read at `page_height`; a pass's crop, taller than a card as wide as it, at the
+  /// scale such a card would be read at, so its header's type is not read at half a card's size.
+  func testAPassIsReadAtTheScaleOfACardAsWideAsIt() {
+    let card = Bitmap(width: 1012, height: 638, format: .gray, fill: 255)
+    XCTAssertEqual(OCRStage.pageHeight(of: card, at: 448), 448)
+    XCTAssertEqual(OCRStage.pageHeight(of: card, at: 224), 224)
+    let pass = Bitmap(width: 704, height: 915, format: .gray, fill: 255)
+    let scale = 448 / (704 / CardDetector.cardAspect)
+    XCTAssertEqual(Double(OCRStage.pageHeight(of: pass, at: 448)), 915 * scale, accuracy: 1)
+    XCTAssertEqual(OCRStage.pageHeight(of: pass, at: 0), 0)
+  }
+
   func testMissingLanguageIsAConfigError() {
     var options = OCRStage.Options()
     options.languages = "eng+xxx"

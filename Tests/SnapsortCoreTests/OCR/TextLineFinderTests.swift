@@ -31,7 +31,7 @@ final class TextLineFinderTests: XCTestCase {
         where row < y + stroke || row >= y + height - stroke || column < left + stroke
           || column >= left + width - stroke
         {
-          for c in 0..<3 { image.pixels[(row * 1012 + column) * 3 + c] = colour[c] }
+          for c in 0..<3 { image.pixels[(row * image.width + column) * 3 + c] = colour[c] }
         }
       }
     }
@@ -60,6 +60,31 @@ final class TextLineFinderTests: XCTestCase {
     XCTAssertEqual(lines.first?.box.y ?? 0, 60, accuracy: 6)
     XCTAssertEqual(lines.first?.ink, .init(colourfulness: false, light: false))
     XCTAssertEqual(lines.last?.box.y ?? 0, 400, accuracy: 6)
+  }
+
+  /// A pass's crop keeps its own proportions: its header's type, small against the whole pass's
+  /// height, is found when its sizes are taken of a card as wide as the pass, not of the pass.
+  func testAPassHeaderIsFoundAgainstACardAsWideAsThePass() {
+    let width = 704, height = 915
+    var image = Bitmap(width: width, height: height, format: .rgb, fill: 255)
+    for y in 0..<120 {
+      for x in 0..<width {
+        for (c, value) in [220, 0, 20].enumerated() { image.pixels[(y * width + x) * 3 + c] = UInt8(value) }
+      }
+    }
+    draw(&image, x: 110, y: 46, count: 6, width: 18, height: 26, gap: 6, colour: [255, 255, 255], stroke: 4)
+    let card = NameLineCandidates.cardHeight(width: Double(width), height: Double(height))
+    XCTAssertEqual(card, Double(width) / CardDetector.cardAspect, accuracy: 1e-9)
+    XCTAssertFalse(TextLineFinder().lines(in: image).contains { abs($0.box.y - 46) < 6 })
+    let lines = TextLineFinder().lines(luma: image.grayscale(), colourfulness: nil, cardHeight: card)
+    let line = lines.first { abs($0.box.y - 46) < 6 && abs($0.box.x - 110) < 6 }
+    XCTAssertEqual(line?.components, 6, "\(lines)")
+  }
+
+  /// A card crop is its own card height: its sizes are taken of its height as before.
+  func testACardCropIsItsOwnCardHeight() {
+    XCTAssertEqual(NameLineCandidates.cardHeight(width: 1012, height: 638), 638)
+    XCTAssertEqual(NameLineCandidates.cardHeight(width: 1600, height: 638), 638)
   }
 
   /// Barcode bars side by side are not a line of type.
