@@ -5,6 +5,7 @@ its pick is more probable than the rules' candidate by more than a margin (issue
 
     fit_merchant.py --ocr EVIDENCE.jsonl [MORE ...] --true EVIDENCE.jsonl [MORE ...]
                     [--replace] [--data ../shared/data/receipts] [--model OUT.json]
+                    [--words OUT.json] [--min-groups K]
 
 The candidates and their features are the product's own, as snapsort dumps them (so fit and
 product cannot drift):
@@ -26,6 +27,13 @@ Printed: merchant right, rules -> model, for leave-one-fold-out on 0-3, fold 4 (
 fitted on 0-3), the German 14 (test, same model), and pooled 5-fold CV, on OCR readings and on
 true lines; then the held-out OCR readings whose answer the model changed. `--model OUT.json`
 writes the model fitted on folds 0-3 (weights, standardisation, margin, what it was fitted on).
+
+The `word_odds` feature (fit_merchant_words.py's word table) is recomputed here from each
+candidate's value, out of fold for the training readings; its K (the groups a word must occur in)
+is chosen with the L2 and the margin by leave-one-fold-out (`--min-groups K` fixes it). Then the
+body-text gate (MerchantWords.isBody): the thresholds on the pick's probability and `word_odds`
+that null the most wrong picks and no right one, leave-one-fold-out on 0-3. `--words OUT.json`
+writes the table of folds 0-3 and the gate (Sources/SnapsortStages/Resources/merchant-words.json).
 """
 import difflib
 import json
