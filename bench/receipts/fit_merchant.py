@@ -5,6 +5,7 @@ its pick is more probable than the rules' candidate by more than a margin (issue
 
     fit_merchant.py --ocr EVIDENCE.jsonl [MORE ...] --true EVIDENCE.jsonl [MORE ...]
                     [--replace] [--data ../shared/data/receipts] [--model OUT.json]
+                    [--words OUT.json] [--min-groups K]
 
 The candidates and their features are the product's own, as snapsort dumps them (so fit and
 product cannot drift):
@@ -26,6 +27,13 @@ Printed: merchant right, rules -> model, for leave-one-fold-out on 0-3, fold 4 (
 fitted on 0-3), the German 14 (test, same model), and pooled 5-fold CV, on OCR readings and on
 true lines; then the held-out OCR readings whose answer the model changed. `--model OUT.json`
 writes the model fitted on folds 0-3 (weights, standardisation, margin, what it was fitted on).
+
+The `word_odds` feature (fit_merchant_words.py's word table) is recomputed here from each
+candidate's value, out of fold for the training readings; its K (the groups a word must occur in)
+is chosen with the L2 and the margin by leave-one-fold-out (`--min-groups K` fixes it). Then the
+body-text gate (MerchantWords.isBody): the thresholds on the pick's probability and `word_odds`
+that null the most wrong picks and no right one, leave-one-fold-out on 0-3. `--words OUT.json`
+writes the table of folds 0-3 and the gate (Sources/SnapsortStages/Resources/merchant-words.json).
 """
 import difflib
 import json
@@ -38,6 +46,7 @@ from scipy.optimize import minimize
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from score import fold as score_fold, merchant_ok  # noqa: E402
+import fit_merchant_words  # noqa: E402
 
 
 
@@ -159,14 +168,17 @@ def options(args):
     here = os.path.dirname(os.path.abspath(__file__))
     opts = {"ocr": [], "true": [], "model": None,
             "data": os.path.join(os.path.dirname(os.path.dirname(here)), "..", "shared", "data", "receipts"),
-            "folds": os.path.join(here, "folds.json"), "flags": set()}
+            "folds": os.path.join(here, "folds.json"), "flags": set(), "min_groups": 3,
+            "min_groups_given": False, "words": None}
     mode, i = None, 0
     while i < len(args):
         a = args[i]
         if a in ("--ocr", "--true"):
             mode = a[2:]
-        elif a in ("--data", "--model"):
+        elif a in ("--data", "--model", "--words"):
             opts[a[2:]], i = args[i + 1], i + 1
+        elif a == "--min-groups":
+            opts["min_groups"], opts["min_groups_given"], i = int(args[i + 1]), True, i + 1
         elif a == "--replace":
             opts["flags"].add(a)
         elif mode:
@@ -185,7 +197,9 @@ class Runs:
         folder = {s: v["folder"] for s, v in list(split["sroie"].items()) + list(split["test"].items())}
         self.truth = {s: json.load(open(os.path.join(opts["data"], folder[s], s + ".json"), encoding="utf-8"))
                       for s in folder}
-        self.sets = {kind: build(readings(opts[kind]), self.truth) for kind in ("ocr", "true")}
+        raw = {kind: readings(opts[kind]) for kind in ("ocr", "true")}
+        self.words = word_odds(raw, split, self.truth, self.fold_of, opts["min_groups"])
+        self.sets = {kind: build(raw[kind], self.truth) for kind in ("ocr", "true")}
         self.names = sorted({n for d in self.sets["ocr"] + self.sets["true"] for c in d["x"] for n in c})
         self.models = {}
 
@@ -202,6 +216,70 @@ class Runs:
         """Right answers on `folds`, each scored by a model fitted on the rest of `pool`."""
         return sum(right(self.part(kind, [f]), self.names, self.model(l2, [g for g in pool if g != f]), margin)
                    for f in folds)
+
+
+def word_odds(raw, split, truth, fold_of, min_groups):
+    """Sets each candidate's `word_odds` (fit_merchant_words.py) out of fold: a training reading's
+    from a table of the other training folds, any other's from the table of folds 0-3 (as the
+    product's). Returns that table."""
+    train = [0, 1, 2, 3]
+    group_of = {s: v["group"] for s, v in split["sroie"].items()}
+    tables = {}
+    for held in train + [None]:
+        stems = {s for s, f in fold_of.items() if f in train and f != held}
+        ex = fit_merchant_words.examples(list(raw.values()), truth, group_of, stems)
+        tables[held] = fit_merchant_words.table(ex, min_groups)
+    for reading in raw.values():
+        for s, r in reading.items():
+            odds = tables[fold_of.get(s) if fold_of.get(s) in train else None]
+            for c in r["candidates"]:
+                c["features"]["word_odds"] = fit_merchant_words.row_odds(odds, c["value"])
+    return tables[None]
+
+
+def picks(runs, l2, margin, kinds=("ocr", "true"), folds=(0, 1, 2, 3)):
+    """Per reading of `folds` (leave-one-fold-out inside them): the extractor's pick as a
+    candidate, with its probability, its `word_odds`, whether it is right and whether the gate may
+    null it (not a catalog brand)."""
+    out = []
+    for kind in kinds:
+        for f in folds:
+            data, model = runs.part(kind, [f]), runs.model(l2, [g for g in folds if g != f])
+            mean, scale, w = model
+            for x, d, ch in zip(matrix(data, runs.names), data, choices(data, runs.names, model, margin)):
+                k, ok = (ch[0], d["y"][ch[0]]) if ch else (d["rules_at"], d["rules_ok"])
+                if not d["rules"] or k is None:
+                    continue
+                s = ((x - mean) / scale) @ w
+                p = np.exp(s - s.max())
+                out.append({"stem": d["stem"], "p": p[k] / p.sum(), "odds": d["x"][k]["word_odds"], "ok": bool(ok),
+                            "gated": not d["rules_brand"], "value": d["values"][k]})
+    return out
+
+
+GATE_P = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]
+GATE_ODDS = [-1.0, -0.8, -0.6, -0.4, -0.2, 0.0]
+
+
+def nulled(rows, tp, tw):
+    return [r for r in rows if r["gated"] and r["p"] < tp and r["odds"] < tw]
+
+
+def gate(runs, l2, margin):
+    """The body-text gate (MerchantWords.isBody) that nulls the most wrong picks and no right one,
+    leave-one-fold-out on folds 0-3; the most cautious such thresholds. (0, -inf) nulls none."""
+    rows = picks(runs, l2, margin)
+    best = (0, 0.0, -1e9)
+    for tp in GATE_P:
+        for tw in GATE_ODDS:
+            hit = nulled(rows, tp, tw)
+            wrong = sum(not r["ok"] for r in hit)
+            if not any(r["ok"] for r in hit) and wrong > best[0]:
+                best = (wrong, tp, tw)
+    print(f"body-text gate (folds 0-3, leave-one-fold-out): probability < {best[1]}, word odds < {best[2]}: "
+          f"nulls {best[0]} wrong picks, 0 right: "
+          + ", ".join(f"{r['stem']} {r['value']!r}" for r in nulled(rows, best[1], best[2])))
+    return best[1], best[2]
 
 
 def report(runs, best, margin):
@@ -254,19 +332,46 @@ def write_model(path, runs, best, margin, cv):
     print(f"\nmodel written to {path}")
 
 
+def write_words(path, runs, k, tp, tw):
+    """The word table of folds 0-3 and the gate as Sources/SnapsortStages/Resources/merchant-words.json."""
+    doc = {"version": 1, "null_probability": tp, "null_word_odds": tw, "words": dict(sorted(runs.words.items())),
+           "training": {"script": "bench/receipts/fit_merchant.py (fit_merchant_words.py's table)",
+                        "data": f"folds 0-3 of bench/receipts/folds.json (seed {runs.seed}): header rows of "
+                                "OCR readings and true lines, counted by merchant group",
+                        "choice": f"words in the rows of at least {k} merchant groups; the gate nulls the most "
+                                  "wrong picks and no right one, leave-one-fold-out inside folds 0-3"}}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=0, ensure_ascii=False)
+        f.write("\n")
+    print(f"words written to {path}")
+
+
 def main():
     opts = options(sys.argv[1:])
-    runs = Runs(opts)
     train = [0, 1, 2, 3]
     grid = [0.1, 1.0, 10.0, 30.0, 100.0]
     margins = [None] if "--replace" in opts["flags"] else [None, 0.0, 0.2, 0.4, 0.6, 0.8]
-    cv = {(l2, m): sum(runs.scored(k, train, train, l2, m) for k in ("ocr", "true")) for l2 in grid for m in margins}
-    best, margin = max(cv, key=lambda t: (cv[t], t[0], -1 if t[1] is None else t[1]))
-    print(f"features: {len(runs.names)}; L2 and margin by leave-one-fold-out on folds 0-3 (OCR + true right): "
-          + ", ".join(f"{l2:g}/{m}: {v}" for (l2, m), v in cv.items()) + f" -> {best:g}, margin {margin}")
+    chosen = None
+    # The word table's K (groups a word must occur in) with the model's L2 and margin, by
+    # leave-one-fold-out; a tie goes to the larger K (fewer, more general words).
+    for k in ([opts["min_groups"]] if opts["min_groups_given"] else [2, 3, 5, 8]):
+        opts["min_groups"] = k
+        runs = Runs(opts)
+        cv = {(l2, m): sum(runs.scored(kind, train, train, l2, m) for kind in ("ocr", "true"))
+              for l2 in grid for m in margins}
+        best, margin = max(cv, key=lambda t: (cv[t], t[0], -1 if t[1] is None else t[1]))
+        print(f"K {k}, features: {len(runs.names)}; L2 and margin by leave-one-fold-out on folds 0-3 (OCR + true "
+              "right): " + ", ".join(f"{l2:g}/{m}: {v}" for (l2, m), v in cv.items()) + f" -> {best:g}, margin {margin}")
+        if chosen is None or cv[(best, margin)] >= chosen[0]:
+            chosen = (cv[(best, margin)], k, runs, best, margin)
+    score, k, runs, best, margin = chosen
+    print(f"chosen: K {k}, L2 {best:g}, margin {margin} ({score} right)")
+    tp, tw = gate(runs, best, margin)
     report(runs, best, margin)
     if opts["model"]:
-        write_model(opts["model"], runs, best, margin, cv[(best, margin)])
+        write_model(opts["model"], runs, best, margin, score)
+    if opts["words"]:
+        write_words(opts["words"], runs, k, tp, tw)
 
 
 if __name__ == "__main__":

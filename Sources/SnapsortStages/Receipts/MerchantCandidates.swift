@@ -68,8 +68,14 @@ public struct MerchantCandidates: Sendable {
 
   /// Folded catalog names and aliases (`fold`, at least three letters), for the `brand` feature.
   let brands: [String]
+  /// The learnt word log-odds, for the `word_odds` feature; nil only in a broken build.
+  let words: MerchantWords?
 
-  init(catalog: IssuerCatalog?) {
+  /// The bundled word table; nil only in a broken build (a test loads it).
+  public static let bundledWords = try? MerchantWords.bundled()
+
+  init(catalog: IssuerCatalog?, words: MerchantWords? = MerchantCandidates.bundledWords) {
+    self.words = words
     var brands = Set<String>()
     for issuer in catalog?.issuers ?? [] {
       for name in [issuer.name] + issuer.aliases {
@@ -85,7 +91,8 @@ public struct MerchantCandidates: Sendable {
     "above_address", "address", "address_below", "amount", "brand", "centre", "company", "confidence", "date",
     "digits", "first_row", "form_only", "height", "incomplete", "joined", "legal", "letters", "name_rank",
     "not_name", "odd_case", "phone_or_tax", "phone_or_tax_below", "place", "punctuation", "registration",
-    "registration_below", "row", "short_words", "split_name", "tallest", "upper", "vowels", "words",
+    "registration_below", "row", "short_words", "split_name", "tallest", "upper", "vowels", "word_odds",
+    "words",
   ]
 
   /// The header's candidates, each distinct name once (the first row pair that gives it).
@@ -171,6 +178,7 @@ public struct MerchantCandidates: Sendable {
     features["vowels"] = Double(vowels) / Double(max(1, letters.count))
     features["brand"] = flag(namesBrand(value))
     features["form_only"] = flag(Self.formOnly(folded))
+    features["word_odds"] = self.words?.odds(value) ?? 0
     return features
   }
 

@@ -30,4 +30,17 @@ extension ConditionalLogit where Kind == MerchantCandidates {
     guard let best = overridingIndex(probabilities, rulesAt: rulesAt) else { return nil }
     return (candidates[best], probabilities[best])
   }
+
+  /// Whether `name`, the merchant the extractor would give, reads as body text by `words`: the
+  /// model finds it improbable among the candidates and its words are those of non-name rows.
+  /// False where no candidate gives the name.
+  func readsAsBody(_ name: String, among candidates: [MerchantCandidates.Candidate], words: MerchantWords)
+    -> Bool
+  {
+    let squeezed = { (name: String) in MerchantCandidates.fold(name).filter { $0 != " " } }
+    guard let at = candidates.firstIndex(where: { squeezed($0.value) == squeezed(name) }) else {
+      return false
+    }
+    return words.isBody(candidates[at].value, probability: probabilities(candidates)[at])
+  }
 }

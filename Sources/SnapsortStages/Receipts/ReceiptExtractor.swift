@@ -213,10 +213,21 @@ public struct ReceiptExtractor: Sendable {
     guard let merchantModel else { return rules }
     let candidates = merchantCandidates.candidates(Self.candidateRows(rows))
     let rulesNameBrand = rules.map { merchantCandidates.namesBrand($0.value) } ?? false
-    guard let chosen = merchantModel.override(candidates, rules: rules?.value, rulesNameBrand: rulesNameBrand)
-    else { return rules }
-    let confidence = chosen.probability * min(1, lines[chosen.candidate.line].confidence / 80)
-    return Found(value: chosen.candidate.value, confidence: confidence, line: chosen.candidate.line)
+    let pick =
+      merchantModel.override(candidates, rules: rules?.value, rulesNameBrand: rulesNameBrand).map {
+        Found(
+          value: $0.candidate.value,
+          confidence: $0.probability * min(1, lines[$0.candidate.line].confidence / 80),
+          line: $0.candidate.line)
+      } ?? rules
+    // A pick that reads as body text (an address, a cashier's name, boilerplate) is no name: a
+    // null leaves the store without a bogus merchant row.
+    if let pick, !rulesNameBrand, let words = merchantCandidates.words,
+      merchantModel.readsAsBody(pick.value, among: candidates, words: words)
+    {
+      return nil
+    }
+    return pick
   }
 
   /// The rules' merchant and the header's candidates with their features, for the fitting

@@ -133,4 +133,43 @@ final class MerchantModelTests: XCTestCase {
     XCTAssertTrue(model.scale.allSatisfy { $0 > 0 })
     XCTAssertNotNil(ReceiptExtractor.bundledMerchantModel)
   }
+
+  func words(_ odds: [String: Double]) -> MerchantWords {
+    MerchantWords(version: 1, words: odds, nullProbability: 0.15, nullWordOdds: -0.4, training: [:])
+  }
+
+  func testWordOddsAreTheMeanOverWordsOfTwoLettersOrMoreUnknownOnesZero() {
+    let table = words(["jalan": -3, "sdn": 2])
+    XCTAssertEqual(table.odds("12 Jalan SDN x"), -0.5, accuracy: 1e-9)
+    XCTAssertEqual(table.odds("Jalan Golden"), -1.5, accuracy: 1e-9)
+    XCTAssertEqual(table.odds("12 / x"), 0)
+    XCTAssertEqual(MerchantWords.words("No.12, Jalan ÄB-3"), ["no", "jalan", "äb"])
+  }
+
+  func testARulesPickTheModelFindsImprobableAndWhoseWordsAreBodyTextReadsAsBody() {
+    let candidates = MerchantCandidates(catalog: nil, words: nil).candidates(
+      ReceiptExtractor.candidateRows(header))
+    let model = tallestRowModel(margin: 0.99)
+    XCTAssertTrue(
+      model.readsAsBody("GOLDEN DRAGON", among: candidates, words: words(["golden": -2, "dragon": -1])))
+    // Name-like words, a probable pick or a name no candidate gives: not body text.
+    XCTAssertFalse(model.readsAsBody("GOLDEN DRAGON", among: candidates, words: words(["golden": 1])))
+    XCTAssertFalse(model.readsAsBody("BEST FOOD", among: candidates, words: words(["best": -2, "food": -2])))
+    XCTAssertFalse(model.readsAsBody("NOT IN THE HEADER", among: candidates, words: words(["header": -5])))
+  }
+
+  func testTheWordOddsFeatureIsTheTablesOddsOfTheCandidate() {
+    let candidates = MerchantCandidates(catalog: nil, words: words(["golden": -2]))
+      .candidates(ReceiptExtractor.candidateRows(header))
+    XCTAssertEqual(candidates.first { $0.value == "GOLDEN DRAGON" }?.features["word_odds"], -1)
+    XCTAssertEqual(candidates.first { $0.value == "BEST FOOD" }?.features["word_odds"], 0)
+  }
+
+  func testTheBundledWordsLoadWithAGateOfAProbabilityAndNegativeOdds() throws {
+    let table = try MerchantWords.bundled()
+    XCTAssertFalse(table.words.isEmpty)
+    XCTAssertTrue((0...1).contains(table.nullProbability))
+    XCTAssertLessThanOrEqual(table.nullWordOdds, 0)
+    XCTAssertNotNil(MerchantCandidates.bundledWords)
+  }
 }
