@@ -41,21 +41,7 @@ public final class ReceiptWarpStage: Stage {
     /// towards Otsu's (`ReceiptImaging.paper(in:growingIntoShade:shadeSteps:plausible:)`): a
     /// folded receipt on a surface nearly as bright keeps its shaded part only at a higher one.
     public var shadeSteps: Int = 4
-    /// Straighten wavy lines of print (a crumpled or folded receipt) before the page is read
-    /// (`ReceiptDewarp`).
-    public var dewarp: Bool = true
-    /// The vertical strips whose offsets `dewarp` finds.
-    public var dewarpStrips: Int = 8
-    /// The least correlation of a strip's ink profile with the page's for its offset to count.
-    public var dewarpCorrelation: Double = 0.5
-    /// The page is resampled only when some offset reaches this share of the line pitch.
-    public var dewarpMinShift: Double = 0.08
     public init() {}
-
-    var dewarper: ReceiptDewarp {
-      ReceiptDewarp(
-        strips: dewarpStrips, minimumCorrelation: dewarpCorrelation, minimumShare: dewarpMinShift)
-    }
   }
 
   public static func validate(_ options: Options, context: StageContext) throws {
@@ -76,13 +62,6 @@ public final class ReceiptWarpStage: Stage {
     }
     guard (1...16).contains(options.shadeSteps) else {
       throw ConfigError(path: "shade_steps", "must be between 1 and 16")
-    }
-    guard (2...32).contains(options.dewarpStrips) else {
-      throw ConfigError(path: "dewarp_strips", "must be between 2 and 32")
-    }
-    guard (0...1).contains(options.dewarpCorrelation), (0...0.5).contains(options.dewarpMinShift) else {
-      throw ConfigError(
-        path: "dewarp_correlation", "use a correlation from 0 to 1 and a minimum shift from 0 to 0.5")
     }
   }
 
@@ -123,7 +102,6 @@ public final class ReceiptWarpStage: Stage {
     }
     // A glyph against the edge is smaller than two lines' square; a scanner's lid is not.
     ReceiptImaging.clearDarkBorders(&flat, minimumArea: 2 * options.linePitch * options.linePitch)
-    if options.dewarp { flat = options.dewarper.straightened(flat, pitch: options.linePitch) }
     let radius = max(8, Int(Double(options.linePitch) * 0.3))
     let k = options.sauvolaK
     let grey = ReceiptImaging.stretched(
