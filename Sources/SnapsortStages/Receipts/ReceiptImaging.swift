@@ -223,9 +223,14 @@ public enum ReceiptImaging {
   /// left in they set the darkest percentiles the contrast stretch works from and tesseract's own
   /// threshold, which then reads faint print as nothing at all (SROIE's dot-matrix receipts).
   /// A region is cleared only when it is larger than `minimumArea` pixels, so a glyph printed
-  /// against the edge stays. Returns how many pixels were painted.
+  /// against the edge stays, and when its median grey is below `coreShare` of the paper's: a
+  /// lid or a surface is far darker than the paper, while the shaded part of a folded receipt
+  /// photographed under a lamp's falloff (two thirds of the paper's grey, with its print) falls
+  /// below the three quarters that catch a lid's rim, and was painted out with its print.
+  /// Returns how many pixels were painted.
   @discardableResult
-  public static func clearDarkBorders(_ gray: inout Bitmap, minimumArea: Int) -> Int {
+  public static func clearDarkBorders(_ gray: inout Bitmap, minimumArea: Int, coreShare: Double = 0.5) -> Int
+  {
     precondition(gray.format == .gray)
     let w = gray.width, h = gray.height
     guard w > 2, h > 2 else { return 0 }
@@ -256,7 +261,9 @@ public enum ReceiptImaging {
           if i >= w { visit(i - w) }
           if i + w < w * h { visit(i + w) }
         }
-        guard component.count >= minimumArea else { return }
+        guard component.count >= minimumArea,
+          Double(medianValue(of: component, in: p)) < coreShare * Double(paper)
+        else { return }
         // Two pixels around the region too: its anti-aliased rim would read as a rule.
         for i in component {
           let x = i % w, y = i / w
@@ -282,6 +289,13 @@ public enum ReceiptImaging {
       }
     }
     return painted
+  }
+
+  /// The median grey of the pixels at `indices`.
+  static func medianValue(of indices: [Int], in pixels: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    var counts = [Int](repeating: 0, count: 256)
+    for i in indices { counts[Int(pixels[i])] += 1 }
+    return percentile(counts, 0.5)
   }
 
   // MARK: - Text rows
@@ -369,6 +383,13 @@ public enum ReceiptImaging {
     public var portrait: Bool
     /// The image edges the region reaches.
     public var edges: Edges
+    /// The shorter over the longer of each pair of opposite sides, the smaller of the two:
+    /// near 1 for a sheet seen whole (even at a slant), low for a lit part that a fold's shade
+    /// cut a corner from.
+    public var sides: Double = 1
+
+    /// How much the region is like a sheet of paper: its fill times `sides`.
+    public var squareness: Double { fill * sides }
 
     public struct Edges: OptionSet, Sendable, Equatable {
       public let rawValue: Int
@@ -391,26 +412,37 @@ public enum ReceiptImaging {
   /// A crease or fold in a photographed receipt shades a strip of the paper below Otsu's
   /// threshold, and the largest bright region is then only the lit part: the flattened page
   /// loses a column of print. The lit region grows into the pixels connected to it that are
-  /// brighter than the threshold splitting the darker class again (shaded paper from the
-  /// surface). The grown region is taken when it is `minimumGrowth` times the lit one or more,
-  /// `plausible` says it can be a receipt, and it reaches no edge of the image the lit region
-  /// does not: a surface's bright grain (wood, marble) spreads to the image's edges, the
-  /// shaded part of a receipt photographed whole does not.
+  /// brighter than a lower threshold: the one splitting the darker class again (shaded paper
+  /// from the surface), and `shadeSteps - 1` more between it and Otsu's. A grown region can be
+  /// taken when it is `minimumGrowth` times the lit one or more, `plausible` says it can be a
+  /// receipt, and it reaches no edge of the image the lit region does not: a surface's bright
+  /// grain (wood, marble) spreads to the image's edges, the shaded part of a receipt
+  /// photographed whole does not. Of those, the largest is taken, grown at the lowest threshold
+  /// or at least as much like a sheet of paper (`PaperRegion.squareness`) as the lit region: a
+  /// fold's shade that the lowest threshold cannot take without the surface (it reaches an edge)
+  /// cuts a corner off the lit region, which a higher one gives back.
   public static func paper(
-    in gray: Bitmap, growingIntoShade minimumGrowth: Double, plausible: (PaperRegion) -> Bool
+    in gray: Bitmap, growingIntoShade minimumGrowth: Double, shadeSteps: Int = 4,
+    plausible: (PaperRegion) -> Bool
   ) -> PaperRegion? {
     guard gray.width > 4, gray.height > 4 else { return nil }
     let counts = histogram(gray)
     let threshold = otsu(counts, upTo: 255)
     let lit = largestRegion(gray, above: UInt8(threshold))
     guard let litRegion = region(lit, width: gray.width, height: gray.height) else { return nil }
-    let shade = UInt8(otsu(counts, upTo: threshold))
-    guard
-      let grown = region(grow(lit, in: gray, above: shade), width: gray.width, height: gray.height),
-      grown.areaShare >= minimumGrowth * litRegion.areaShare, plausible(grown),
-      grown.edges.isSubset(of: litRegion.edges)
-    else { return litRegion }
-    return grown
+    let shade = otsu(counts, upTo: threshold)
+    let steps = max(1, shadeSteps)
+    var best = litRegion
+    for step in 0..<steps {
+      let level = UInt8(shade + (threshold - shade) * step / steps)
+      guard let grown = region(grow(lit, in: gray, above: level), width: gray.width, height: gray.height),
+        grown.areaShare >= minimumGrowth * litRegion.areaShare, plausible(grown),
+        grown.edges.isSubset(of: litRegion.edges), step == 0 || grown.squareness >= litRegion.squareness,
+        grown.areaShare > best.areaShare
+      else { continue }
+      best = grown
+    }
+    return best
   }
 
   /// The largest 4-connected region of pixels brighter than `threshold`, as a mask.
@@ -492,9 +524,14 @@ public enum ReceiptImaging {
     let quadArea = max(1, Quad.area(quad))
     let width = (Quad.distance(quad[0], quad[1]) + Quad.distance(quad[3], quad[2])) / 2
     let height = (Quad.distance(quad[0], quad[3]) + Quad.distance(quad[1], quad[2])) / 2
+    func ratio(_ a: Double, _ b: Double) -> Double { min(a, b) / max(1, max(a, b)) }
+    let sides = min(
+      ratio(Quad.distance(quad[0], quad[1]), Quad.distance(quad[3], quad[2])),
+      ratio(Quad.distance(quad[0], quad[3]), Quad.distance(quad[1], quad[2])))
     return PaperRegion(
       quad: quad, areaShare: Double(area) / Double(w * h), fill: min(1, Double(area) / quadArea),
-      aspect: max(width, height) / max(1, min(width, height)), portrait: height >= width, edges: edges)
+      aspect: max(width, height) / max(1, min(width, height)), portrait: height >= width, edges: edges,
+      sides: sides)
   }
 
   // MARK: - Skew

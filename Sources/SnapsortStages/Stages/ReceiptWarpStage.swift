@@ -37,6 +37,10 @@ public final class ReceiptWarpStage: Stage {
     /// is this many times the lit one or more and reaches no new edge of the image; 0 turns this
     /// off. 1.05: a grown border a few pixels wide does not move a page that was found whole.
     public var shadeGrowth: Double = 1.05
+    /// The thresholds the paper is grown to, from the one splitting the darker pixels again up
+    /// towards Otsu's (`ReceiptImaging.paper(in:growingIntoShade:shadeSteps:plausible:)`): a
+    /// folded receipt on a surface nearly as bright keeps its shaded part only at a higher one.
+    public var shadeSteps: Int = 4
     public init() {}
   }
 
@@ -56,6 +60,9 @@ public final class ReceiptWarpStage: Stage {
     guard options.shadeGrowth == 0 || (1...4).contains(options.shadeGrowth) else {
       throw ConfigError(path: "shade_growth", "must be 0 (off) or between 1 and 4")
     }
+    guard (1...16).contains(options.shadeSteps) else {
+      throw ConfigError(path: "shade_steps", "must be between 1 and 16")
+    }
   }
 
   private let options: Options
@@ -69,7 +76,7 @@ public final class ReceiptWarpStage: Stage {
     let full = try pixels.full()
     var quad = Self.paperQuad(
       in: pixels.analysis, fullWidth: Double(full.width), fullHeight: Double(full.height),
-      shadeGrowth: options.shadeGrowth > 0 ? options.shadeGrowth : nil)
+      shadeGrowth: options.shadeGrowth > 0 ? options.shadeGrowth : nil, shadeSteps: options.shadeSteps)
     var naturalWidth = (Quad.distance(quad[0], quad[1]) + Quad.distance(quad[3], quad[2])) / 2
     var naturalHeight = (Quad.distance(quad[0], quad[3]) + Quad.distance(quad[1], quad[2])) / 2
     guard naturalWidth >= 16, naturalHeight >= 16 else {
@@ -154,13 +161,15 @@ public final class ReceiptWarpStage: Stage {
   /// The paper's outline in the full image's pixels, or the whole image when no plausible paper
   /// region is found (a scan that is all paper). With `shadeGrowth`, the paper's lit region is
   /// grown over its shaded part (`ReceiptImaging.paper(in:growingIntoShade:plausible:)`).
-  static func paperQuad(in analysis: Bitmap, fullWidth: Double, fullHeight: Double, shadeGrowth: Double?)
-    -> [Point]
-  {
+  static func paperQuad(
+    in analysis: Bitmap, fullWidth: Double, fullHeight: Double, shadeGrowth: Double?, shadeSteps: Int = 4
+  ) -> [Point] {
     let small = analysis.grayscale().fitting(maxSide: 600)
     let toFull = fullWidth / Double(small.width)
     let found =
-      shadeGrowth.map { ReceiptImaging.paper(in: small, growingIntoShade: $0, plausible: isPlausible) }
+      shadeGrowth.map {
+        ReceiptImaging.paper(in: small, growingIntoShade: $0, shadeSteps: shadeSteps, plausible: isPlausible)
+      }
       ?? ReceiptImaging.paper(in: small)
     if let paper = found, isPlausible(paper) {
       return paper.quad.map { Point($0.x * toFull, $0.y * toFull) }

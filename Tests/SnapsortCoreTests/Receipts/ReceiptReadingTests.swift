@@ -100,6 +100,21 @@ final class ReceiptReadingTests: XCTestCase {
     XCTAssertEqual(image.pixels[200 * 200 + 100], 230)
   }
 
+  func testTheShadedPartOfAFoldedReceiptIsNotClearedWithItsPrint() {
+    // Paper (230) whose left third is in a fold's shade (150, two thirds of the paper's grey,
+    // below the three quarters a lid's rim is caught at) with print (20) in it.
+    let w = 300, h = 200
+    var pixels = [UInt8](repeating: 230, count: w * h)
+    for y in 0..<h { for x in 0..<100 { pixels[y * w + x] = 150 } }
+    for y in 60..<72 { for x in 20..<80 where x % 4 != 0 { pixels[y * w + x] = 20 } }
+    var image = Bitmap(width: w, height: h, format: .gray, pixels: pixels)
+    XCTAssertEqual(ReceiptImaging.clearDarkBorders(&image, minimumArea: 500), 0)
+    XCTAssertEqual(image.pixels[65 * w + 21], 20, "the print in the shade stays")
+    var lid = Bitmap(width: w, height: h, format: .gray, pixels: pixels.map { $0 == 150 ? 40 : $0 })
+    XCTAssertGreaterThan(ReceiptImaging.clearDarkBorders(&lid, minimumArea: 500), 100 * h - 1000)
+    XCTAssertEqual(lid.pixels[65 * w + 50], 230, "a dark lid is cleared")
+  }
+
   func testEvenLightingTurnsAShadowWhiteAndKeepsPrintDark() {
     // Paper brightening from 120 (a shadow) on the left to 240 on the right, with a dark
     // stroke (half the paper's brightness) in the shadow and one in the light.
@@ -144,6 +159,25 @@ final class ReceiptReadingTests: XCTestCase {
     let small = ReceiptImaging.paper(
       in: photo(grain: false), growingIntoShade: 2.5, plausible: ReceiptWarpStage.isPlausible)!
     XCTAssertEqual(small.quad[0].x, 150, accuracy: 1, "grown less than asked")
+  }
+
+  func testThePaperGrowsAtAHigherThresholdWhenTheLowestLetsTheSurfaceIn() {
+    // As above, with a dim streak of the surface (125) from the paper to the image's left edge:
+    // the lowest threshold (100) grows into it and reaches the edge; 125 keeps the shaded half
+    // (150) and leaves the streak out.
+    let w = 300, h = 300
+    var pixels = [UInt8](repeating: 100, count: w * h)
+    for y in 40..<260 { for x in 80..<220 { pixels[y * w + x] = x < 150 ? 150 : 240 } }
+    for y in 100..<104 { for x in 0..<80 { pixels[y * w + x] = 125 } }
+    let photo = Bitmap(width: w, height: h, format: .gray, pixels: pixels)
+    let once = ReceiptImaging.paper(
+      in: photo, growingIntoShade: 1.05, shadeSteps: 1, plausible: ReceiptWarpStage.isPlausible)!
+    XCTAssertEqual(once.quad[0].x, 150, accuracy: 1, "the lowest threshold alone keeps only the lit half")
+    let stepped = ReceiptImaging.paper(
+      in: photo, growingIntoShade: 1.05, shadeSteps: 4, plausible: ReceiptWarpStage.isPlausible)!
+    XCTAssertEqual(stepped.quad[0].x, 80, accuracy: 1, "the shaded half is paper too")
+    XCTAssertEqual(stepped.edges, [])
+    XCTAssertGreaterThan(stepped.squareness, 0.95)
   }
 }
 
