@@ -12,7 +12,8 @@ does not depend on --count):
   layout family  how an item is printed (FAMILIES below: quantity before or after the name, a
                  quantity line below or above, a unit-price column, SKU + wrapped description,
                  discounts on their own lines, tax-code letters after amounts, two price
-                 columns, line numbers, dot leaders, ...);
+                 columns, line numbers, dot leaders, descriptions over 2-3 rows with the
+                 amount on any of them, columns in several orders, ...);
   overlays       any family may also print the currency on every item amount, tax-code
                  letters after amounts, or discounts on their own lines under some items;
   totals block   subtotal / tax / total / cash / change / rounding in several arrangements, the
@@ -95,6 +96,10 @@ FAMILIES = {
     "qty_after": "'Milk x2   3.98' / 'Milk 2x  3.98' / 'Milk (2)  3.98': quantity after the name, no unit price",
     "indexed": "a line number before each item ('003 Milk  3.98'), quantity and unit price below when not 1",
     "dot_leaders": "'Milk ........ 3.98': dots from the description to the amount, '@ 1.99' before the amount when the quantity is not 1",
+    "long_names": "a description of 2-3 lines (continuations indented or not), the amount on its first, middle or last line or on a "
+                  "quantity line printed above or below it; the quantity as a prefix, a suffix, its own line or a column",
+    "qty_columns": "one row per item, its columns in one of several orders: description, quantity, amount / description, unit "
+                   "price, quantity, amount / description, unit price x quantity = amount / quantity, description, unit price, amount",
 }
 
 LANGS = {
@@ -248,6 +253,65 @@ def make_items(rng, lang, family, count):
     return items
 
 
+def print_long_name(b, rng, item, name, lang, style, cells):
+    """A long_names item: the name and a second item's last word (and a pack size) wrapped over
+    2-3 lines; returns the description (its words in print order)."""
+    cols, amt, unit_t, qty_t = cells
+    indent, where, qty_style = style
+    other = rng.choice([n for n in ITEMS[lang] if n != name]).split()[-1]
+    size = rng.choice(["", "", f"{rng.choice([125, 250, 400, 500, 750])}g", f"{rng.choice(['0,5', '1', '1,5', '2'])}l"])
+    words = f"{name} {other} {size}".split()
+    width = rng.randint(10, max(10, min(20, cols - 14)))
+    lines = textwrap.wrap(" ".join(words), width, break_long_words=False)
+    while len(lines) > 3:
+        width += 3
+        lines = textwrap.wrap(" ".join(words), width, break_long_words=False)
+    if len(lines) == 1:
+        half = max(1, len(words) // 2)
+        lines = [" ".join(words[:half]), " ".join(words[half:])]
+    desc = " ".join(lines)
+    q = item["qty"]
+    printed = [(0 if k == 0 else indent, part) for k, part in enumerate(lines)]
+    mid = ""
+    if q != "1" and qty_style == "prefix":
+        printed[0] = (0, f"{q} {rng.choice(['x ', '* ', ''])}{printed[0][1]}")
+    elif q != "1" and qty_style == "suffix":
+        printed[-1] = (printed[-1][0], printed[-1][1] + rng.choice([f" x{q}", f" {q} St", f" {q}pcs"]))
+    elif q != "1" and qty_style == "column":
+        mid = f"{qty_t} x {unit_t}"
+    qty_line = (2, f"{qty_t} x {unit_t}") if q != "1" and qty_style in ("above", "below") else None
+    at = {"first": 0, "last": len(printed) - 1, "middle": len(printed) // 2}[where]
+    if qty_line and qty_style == "above":
+        b.add((qty_line[0], "l", qty_line[1]))
+    for k, (col, part) in enumerate(printed):
+        if k == at and not (qty_line and qty_style == "below"):
+            b.add((col, "l", part), *([(cols - 11, "r", mid)] if mid else []), (cols, "r", amt))
+        else:
+            b.add((col, "l", part))
+    if qty_line and qty_style == "below":
+        b.add((qty_line[0], "l", qty_line[1]), (cols, "r", amt))
+    return desc
+
+
+def print_column_row(b, order, item, name, cells):
+    """A qty_columns item on one row, its columns in the receipt's order; returns the description."""
+    cols, amt, unit_t, qty_t = cells
+    if order == "desc_qty_amt":
+        desc = name[:cols - 20]
+        b.add((0, "l", desc), (cols - 13, "r", qty_t), (cols, "r", amt))
+    elif order == "desc_unit_qty_amt":
+        desc = name[:cols - 30]
+        b.add((0, "l", desc), (cols - 19, "r", unit_t), (cols - 12, "r", qty_t), (cols, "r", amt))
+    elif order == "unit_times_qty":
+        mid = f"{unit_t} x {qty_t} ="
+        desc = name[:cols - len(mid) - 13]
+        b.add((0, "l", desc), (cols - 11, "r", mid), (cols, "r", amt))
+    else:
+        desc = name[:cols - 24]
+        b.add((0, "l", qty_t), (4, "l", desc), (cols - 11, "r", unit_t), (cols, "r", amt))
+    return desc
+
+
 class Builder:
     """Printed lines as cells on a character grid of `cols` columns."""
 
@@ -302,7 +366,7 @@ def build(rng, family, lang):
     spec = LANGS[lang]
     lab = spec["labels"]
     cols = rng.choice([32, 36, 40, 42, 44, 48])
-    if family in ("columns", "two_column", "sku_multiline"):
+    if family in ("columns", "two_column", "sku_multiline", "qty_columns", "long_names"):
         cols = max(cols, 40)
     comma = spec["comma"] if rng.random() < 0.9 else not spec["comma"]
     position = rng.choice(["none", "none", "before", "after", "code"])
@@ -351,7 +415,7 @@ def build(rng, family, lang):
     b.rule(rng.choice("-=")) if rng.random() < 0.7 else b.blank()
 
     # items
-    count = rng.randint(3, 9 if family not in ("sku_multiline", "wrapped", "columns") else 7)
+    count = rng.randint(3, 9 if family not in ("sku_multiline", "wrapped", "columns", "long_names") else 7)
     items = make_items(rng, lang, family, count)
     amount_w = 10
     savings = 0
@@ -365,6 +429,11 @@ def build(rng, family, lang):
     if family == "columns":
         b.add((0, "l", lab["qty"]), (5, "l", lab["desc"]), (cols - 11, "r", lab["price"]), (cols, "r", lab["amount"]), style="bold")
         b.rule("-")
+    # Receipt-wide choices of the two newer train families (drawn only for them, so the other
+    # families' renders are unchanged).
+    column_order = rng.choice(["desc_qty_amt", "desc_unit_qty_amt", "unit_times_qty", "qty_desc_unit_amt"]) if family == "qty_columns" else ""
+    long_style = (rng.choice([0, 0, 1, 2, 3, 4]), rng.choice(["first", "last", "last", "middle"]),
+                  rng.choice(["prefix", "suffix", "above", "below", "column"])) if family == "long_names" else None
     truth_items = []
     for number, item in enumerate(items, start=1):
         item["rate"] = rng.choice(rates)
@@ -465,6 +534,10 @@ def build(rng, family, lang):
             desc = name[:room - len(extra) - 3]
             left = desc + extra + " "
             b.add((0, "l", left + "." * max(2, cols - len(left) - len(amt) - 1)), (cols, "r", amt))
+        elif family == "long_names":
+            desc = print_long_name(b, rng, item, name, lang, long_style, (cols, amt, unit_t, qty_t))
+        elif family == "qty_columns":
+            desc = print_column_row(b, column_order, item, name, (cols, amt, unit_t, qty_t))
         if discount_chance and rng.random() < discount_chance:
             off = max(10, int(item["amount"] * rng.choice([0.1, 0.2, 0.25, 0.3])) // 10 * 10)
             savings += off
@@ -841,7 +914,7 @@ def selfcheck(n):
         for x in t["items"]:
             if x["amount"].replace(".", "") not in digits:
                 problems.append(f"amount {x['amount']} not printed")
-            printed = all(w in text for w in x["description"].split()) if family in ("wrapped", "sku_multiline") else x["description"] in text
+            printed = all(w in text for w in x["description"].split()) if family in ("wrapped", "sku_multiline", "long_names") else x["description"] in text
             if not printed:  # wrapped descriptions: every word printed
                 problems.append(f"description {x['description']!r} not printed")
         if t["total"].replace(".", "") not in digits:

@@ -50,25 +50,35 @@ struct ItemAssembly {
   /// Items whose description has no word: a quantity row whose description went elsewhere.
   var itemsWithoutWords: Int { items.filter { $0.item.description.filter(\.isLetter).count < 2 }.count }
 
-  mutating func read(_ line: ReceiptExtractor.Line) {
+  /// `nextPrice` is the price of the next priced row below `line` when that row is no quantity
+  /// row: a quantity row without an amount that comes to it is that item's, printed above it.
+  mutating func read(_ line: ReceiptExtractor.Line, nextPrice: Money? = nil) {
     if line.text.contains(where: { $0.isLetter || $0.isNumber }) { rowsAfterLastItem += 1 }
     let row = ItemRow(line)
     if let amount = row.amount, amount.cents < 0 {
-      // A discount: it reduces the item above and is summed in the savings, no item itself.
+      // A discount: it reduces the item above and is summed in the savings, no item itself, and
+      // closes that item: rows below it are no longer its description.
       waiting = []
       quantityAbove = nil
+      closeLast()
       return
     }
     if row.isQuantityRow {
-      readQuantityRow(row)
+      readQuantityRow(row, nextPrice: nextPrice)
     } else if let amount = row.amount {
       readPricedRow(row, amount: amount)
-    } else if ReceiptItems.isDescription(line), Self.readsAsWords(line.text) {
-      readDescriptionRow(row)
+    } else if Self.isDescriptionRow(line) {
+      readDescriptionRow(
+        row, ofWords: !Self.isPackSize(line) || Self.gluedPackSize.firstMatch(in: line.text) != nil)
     } else {
       waiting = []
       quantityAbove = nil
     }
+  }
+
+  /// The last item takes no more rows below it.
+  mutating func closeLast() {
+    rowsBelowLast = Self.descriptionRows
   }
 
   /// Whether a row's letters read as words rather than a rule or a barcode read as letters: no
@@ -79,8 +89,25 @@ struct ItemAssembly {
     return Double(Set(letters).count) >= letterVariety * Double(letters.count)
   }
 
-  private mutating func readDescriptionRow(_ row: ItemRow) {
-    unclaimedRows += 1
+  /// A row of words, or only a pack size, with no amount: part of a description.
+  static func isDescriptionRow(_ line: ReceiptExtractor.Line) -> Bool {
+    ReceiptItems.isDescription(line) && readsAsWords(line.text) || isPackSize(line)
+  }
+
+  /// A row that is only a pack size or weight (`1l`, `250g`, `12ct 6oz`, `6x1,5L`): the end of a
+  /// description wrapped onto a row of its own, too few letters for a row of words.
+  static func isPackSize(_ line: ReceiptExtractor.Line) -> Bool {
+    line.amounts.isEmpty && packSize.firstMatch(in: line.text.trimmingCharacters(in: .whitespaces)) != nil
+  }
+  private static let gluedPackSize = TextPattern(#"\d\p{L}"#)
+  private static let packSize = TextPattern(
+    #"^(?:(?:\d{1,2}\s?[xX]\s?)?\d{1,4}(?:[.,]\d{1,3})?\s?\p{L}{1,3}\.?(?:\s+|$))+$"#)
+
+  /// A pack size alone joins a description, but only one glued to its unit (`250g`, `0,5l`,
+  /// `6pk`) is a sign of one (`ofWords`): a count and a word (`1 NO`, an item count) have the
+  /// other shape.
+  private mutating func readDescriptionRow(_ row: ItemRow, ofWords: Bool) {
+    if ofWords { unclaimedRows += 1 }
     quantityAbove = nil
     if continuation == .below, let last = items.last, rowsBelowLast < Self.descriptionRows {
       let description = [last.item.description, row.description].filter { !$0.isEmpty }.joined(separator: " ")
@@ -92,9 +119,13 @@ struct ItemAssembly {
     waiting = Array((waiting + [row.description]).suffix(Self.descriptionRows))
   }
 
-  private mutating func readQuantityRow(_ row: ItemRow) {
+  private mutating func readQuantityRow(_ row: ItemRow, nextPrice: Money?) {
     guard let quantity = row.quantity, let unitPrice = row.unitPrice else { return }
     let product = ReceiptItems.multiply(quantity, unitPrice)
+    if row.amount == nil, !row.hasWords, nextPrice == product {
+      quantityAbove = (quantity, unitPrice)
+      return
+    }
     if row.description.filter(\.isLetter).count >= 2 && items.isEmpty { waiting = [] }
     let description = joined(row.description)
     if let amount = row.amount {

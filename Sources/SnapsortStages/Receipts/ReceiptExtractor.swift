@@ -733,7 +733,8 @@ public struct ReceiptExtractor: Sendable {
     let firstTotalsLine =
       [totals.subtotal?.line, totals.total?.line].compactMap { $0 }.min()
       ?? totals.savings.map { ReceiptItems.savingsEnd(lines, from: $0.line) }
-    let items = ReceiptItems.items(lines, end: firstTotalsLine ?? lines.count) { sum in
+    let ceiling = [totals.subtotal?.value, totals.total?.value].compactMap { $0 }.max()
+    let items = ReceiptItems.items(lines, end: firstTotalsLine ?? lines.count, ceiling: ceiling) { sum in
       ReceiptConsistency.itemsAgree(
         sum, subtotal: totals.subtotal?.value, savings: totals.savings?.value.magnitude,
         tax: totals.tax?.value,

@@ -35,9 +35,10 @@ enum ReceiptItems {
   /// The items of rows `..<end`. `addsUp` tells whether items summing to an amount agree with the
   /// receipt's subtotal or total; where they do not, one item read two ways takes the other reading
   /// when that alone makes them agree.
-  static func items(_ lines: [ReceiptExtractor.Line], end: Int, addsUp: (Money) -> Bool = { _ in true })
-    -> [Item]
-  {
+  static func items(
+    _ lines: [ReceiptExtractor.Line], end: Int, ceiling: Money? = nil, addsUp: (Money) -> Bool = { _ in true }
+  ) -> [Item] {
+    let lines = lines.map { splitCount($0, ceiling: ceiling) ?? $0 }
     let above = assemble(lines, end: end, continuation: .above)
     var chosen = above
     // Rows of words left right under the last item of a list the totals close, on a receipt
@@ -70,7 +71,12 @@ enum ReceiptItems {
     -> ItemAssembly
   {
     var assembly = ItemAssembly(continuation: continuation)
-    for position in itemRange(lines, end: end) where !isLabelled(lines[position]) {
+    for position in itemRange(lines, end: end) {
+      // A discount or other labelled row among the items closes the item above it.
+      guard !isLabelled(lines[position]) else {
+        assembly.closeLast()
+        continue
+      }
       var line = lines[position]
       if line.price == nil, let found = ItemRow.unseparatedPrice(in: line.text) {
         line.price = found.money
@@ -86,10 +92,38 @@ enum ReceiptItems {
         line.price = nil
         line.amounts = []
       }
-      assembly.read(line)
+      assembly.read(line, nextPrice: nextPrice(lines, after: position, end: end))
     }
     return assembly
   }
+
+  /// The price of the first priced row after `position`, unless that row prints a quantity.
+  static func nextPrice(_ lines: [ReceiptExtractor.Line], after position: Int, end: Int) -> Money? {
+    guard let next = (position + 1..<end).first(where: { lines[$0].price != nil }),
+      quantity(in: lines[next].text) == nil
+    else { return nil }
+    return lines[next].price
+  }
+
+  /// The row with its price's thousands group read as a count printed before the price
+  /// (`Kiełbasa 4 245,36`, `Chleb 31,11 6 186,66`, a space being a thousands separator too): when
+  /// read as thousands the item would cost more than the whole receipt (`ceiling`), or the count
+  /// times the unit price printed before it is the rest. Nil when the row is no such row.
+  static func splitCount(_ line: ReceiptExtractor.Line, ceiling: Money?) -> ReceiptExtractor.Line? {
+    guard let price = line.price, let last = line.amounts.last, price == last.money else { return nil }
+    let text = Array(line.text)
+    let printed = String(text[last.range])
+    guard let match = groupedCount.firstMatch(in: printed), let count = match[1], let rest = match[2],
+      let amount = Money.parse(String(rest))
+    else { return nil }
+    let unit = line.amounts.dropLast().last?.money
+    let tooDear = ceiling.map { price > $0 && amount <= $0 } ?? false
+    guard tooDear || unit.map({ multiply(String(count), $0) == amount }) == true else { return nil }
+    let split =
+      String(text[..<last.range.lowerBound]) + "\(count)  \(rest)" + String(text[last.range.upperBound...])
+    return ReceiptExtractor.prepare(index: line.index, text: split, confidence: line.confidence)
+  }
+  private static let groupedCount = TextPattern(#"^([1-9]\d?) (\d{3}[.,]\s?\d{2})$"#)
 
   /// From the first row with a price that is not a date line (and the description row right
   /// above it: one row only, as a header's last row is as likely there) to `end`.

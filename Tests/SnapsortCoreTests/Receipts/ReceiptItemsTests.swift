@@ -287,4 +287,44 @@ final class ReceiptItemsTests: XCTestCase {
     XCTAssertEqual(
       read.map(\.amount.description), ["25.92", "37.44", "34.88", "174.24", "14.79", "45.12"])
   }
+
+  /// A count printed before the price in its own column (`Kiełbasa 4 245,36`) reads like a price
+  /// with a space as its thousands separator: it is a count when the item would otherwise cost
+  /// more than the receipt, or when it times the unit price printed before it is the rest. A price
+  /// over a thousand that the total bears out stays one.
+  func testACountBeforeThePriceIsNoThousandsGroup() {
+    let read = items([
+      "SKLEP", "----------", "Kiełbasa 4 245,36", "Chleb żytni 31,11 6 186,66", "Masło 20,37 1 20,37",
+      "SUMA PLN 452,39",
+    ])
+    XCTAssertEqual(read.map(\.amount.description), ["245.36", "186.66", "20.37"])
+    let dear = items(["SKLEP", "----------", "Telewizor 1 299,00", "Kabel 2 19,98", "SUMA PLN 1 318,98"])
+    XCTAssertEqual(dear.map(\.amount.description), ["1299.00", "19.98"])
+  }
+
+  /// Train family long_names: descriptions over rows of their own, the last one only a pack size
+  /// (`125g`), and a quantity row above the item it comes to.
+  func testAWrappedDescriptionEndingInAPackSize() {
+    let read = items([
+      "SHOP", "Bon 7274 Kassa 5", "==========", "Milch 1,19", "Butter 250g", "Hähnchenbrust", "2 x 2,38 4,76",
+      "Bergkäse", "125g", "Roggenbrötchen 20,06", "2 x 3,83", "Eieren 10st 7,66", "----------", "SUMME 33,67",
+    ])
+    XCTAssertEqual(
+      read.map(\.description),
+      ["Milch", "Butter 250g Hähnchenbrust", "Bergkäse 125g Roggenbrötchen", "Eieren 10st"])
+    XCTAssertEqual(read.map(\.quantity), ["1", "2", "1", "2"])
+  }
+
+  /// A discount under an item whose description runs on below its amount closes that item: the
+  /// rows under the discount begin the next item.
+  func testADiscountClosesTheItemAbove() {
+    let read = items([
+      "SHOP", "----------", "Riso Carnaroli 3.94", "naturale", "Biscotti 1.21", "Sconto 0.20-",
+      "Detersivo piatti",
+      "naturale", "6 x 4.10 24.60", "Latte 5.24", "intero vergine", "----------", "TOTALE 34.79",
+    ])
+    XCTAssertEqual(
+      read.map(\.description),
+      ["Riso Carnaroli naturale", "Biscotti", "Detersivo piatti naturale", "Latte intero vergine"])
+  }
 }
