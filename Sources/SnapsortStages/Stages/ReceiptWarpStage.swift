@@ -41,6 +41,11 @@ public final class ReceiptWarpStage: Stage {
     /// towards Otsu's (`ReceiptImaging.paper(in:growingIntoShade:shadeSteps:plausible:)`): a
     /// folded receipt on a surface nearly as bright keeps its shaded part only at a higher one.
     public var shadeSteps: Int = 4
+    /// A dark region touching the flattened page's edge is painted in the paper's grey only when
+    /// its median grey is below this share of the paper's (`ReceiptImaging.clearDarkBorders`): a
+    /// scanner's lid or a desk, not the shaded part of a folded receipt with its print. Swept with
+    /// `bench/receipts/warp_sweep.py` on training renders (bench/receipts/README.md).
+    public var darkBorderShare: Double = 0.5
     public init() {}
   }
 
@@ -56,6 +61,9 @@ public final class ReceiptWarpStage: Stage {
     }
     guard options.maxPixels >= 100_000 else {
       throw ConfigError(path: "max_pixels", "must be at least 100000")
+    }
+    guard (0.05...1).contains(options.darkBorderShare) else {
+      throw ConfigError(path: "dark_border_share", "must be between 0.05 and 1")
     }
     guard options.shadeGrowth == 0 || (1...4).contains(options.shadeGrowth) else {
       throw ConfigError(path: "shade_growth", "must be 0 (off) or between 1 and 4")
@@ -101,7 +109,8 @@ public final class ReceiptWarpStage: Stage {
       throw StageFailure("the receipt outline is degenerate")
     }
     // A glyph against the edge is smaller than two lines' square; a scanner's lid is not.
-    ReceiptImaging.clearDarkBorders(&flat, minimumArea: 2 * options.linePitch * options.linePitch)
+    ReceiptImaging.clearDarkBorders(
+      &flat, minimumArea: 2 * options.linePitch * options.linePitch, coreShare: options.darkBorderShare)
     let radius = max(8, Int(Double(options.linePitch) * 0.3))
     let k = options.sauvolaK
     let grey = ReceiptImaging.stretched(
