@@ -54,24 +54,7 @@ struct CardNameReader {
     _ result: TesseractEngine.Result, coarse: TesseractEngine.Result?, page gray: Bitmap,
     crop: (colour: Bitmap, luma: Bitmap)?, file: String, deadline: () -> Int
   ) -> (names: [String], catalogSpelling: Bool) {
-    let found: [CardNamePicker.Candidate]
-    if let model {
-      // A card crop's type is measured against a card's height; a pass's crop keeps its own
-      // proportions, and its type is sized to its width as a card's is.
-      let cardHeight = crop.map { _ in
-        NameLineCandidates.cardHeight(width: Double(gray.width), height: Double(gray.height))
-      }
-      var candidates = NameLineCandidates.candidates(
-        page: result, coarse: coarse, width: Double(gray.width), height: Double(gray.height),
-        cardHeight: cardHeight)
-      if let crop, !result.timedOut {
-        candidates += imageLineCandidates(
-          crop: crop.colour, luma: crop.luma, page: result, coarse: coarse, deadline: deadline)
-      }
-      found = model.rank(candidates)
-    } else {
-      found = CardNamePicker.candidates(lines: result.lines, words: result.words, height: Double(gray.height))
-    }
+    let found = rankedCandidates(result, coarse: coarse, page: gray, crop: crop, deadline: deadline)
     var names: [String] = []
     var catalogSpelling = false
     var logged: [CandidatesLog.Entry] = []
@@ -114,6 +97,30 @@ struct CardNameReader {
     }
     candidatesLog?.append(file: file, entries: logged)
     return (names, catalogSpelling)
+  }
+
+  /// The name candidates of the readings (and, on a card crop, of the lines found in its pixels),
+  /// best first: ranked by the name model, or by the picker's rules without one.
+  private func rankedCandidates(
+    _ result: TesseractEngine.Result, coarse: TesseractEngine.Result?, page gray: Bitmap,
+    crop: (colour: Bitmap, luma: Bitmap)?, deadline: () -> Int
+  ) -> [CardNamePicker.Candidate] {
+    guard let model else {
+      return CardNamePicker.candidates(lines: result.lines, words: result.words, height: Double(gray.height))
+    }
+    // A card crop's type is measured against a card's height; a pass's crop keeps its own
+    // proportions, and its type is sized to its width as a card's is.
+    let cardHeight = crop.map { _ in
+      NameLineCandidates.cardHeight(width: Double(gray.width), height: Double(gray.height))
+    }
+    var candidates = NameLineCandidates.candidates(
+      page: result, coarse: coarse, width: Double(gray.width), height: Double(gray.height),
+      cardHeight: cardHeight)
+    if let crop, !result.timedOut {
+      candidates += imageLineCandidates(
+        crop: crop.colour, luma: crop.luma, page: result, coarse: coarse, deadline: deadline)
+    }
+    return model.rank(candidates)
   }
 
   /// Whether the model's fitted choice takes the Cyrillic reading over the Latin one; never
