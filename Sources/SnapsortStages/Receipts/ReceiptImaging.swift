@@ -264,20 +264,7 @@ public enum ReceiptImaging {
         guard component.count >= minimumArea,
           Double(medianValue(of: component, in: p)) < coreShare * Double(paper)
         else { return }
-        // Two pixels around the region too: its anti-aliased rim would read as a rule.
-        for i in component {
-          let x = i % w, y = i / w
-          for dy in -2...2 where y + dy >= 0 && y + dy < h {
-            for dx in -2...2 where x + dx >= 0 && x + dx < w {
-              let j = (y + dy) * w + x + dx
-              if state[j] != 2 {
-                state[j] = 2
-                p[j] = UInt8(paper)
-                painted += 1
-              }
-            }
-          }
-        }
+        painted += paint(component, grey: UInt8(paper), width: w, height: h, state: &state, pixels: p)
       }
       for x in 0..<w {
         flood(from: x)
@@ -286,6 +273,29 @@ public enum ReceiptImaging {
       for y in 0..<h {
         flood(from: y * w)
         flood(from: y * w + w - 1)
+      }
+    }
+    return painted
+  }
+
+  /// Paints the region at `indices` and two pixels around it (its anti-aliased rim would read as
+  /// a rule) in `grey`, marking them 2 in `state`; returns how many pixels were newly painted.
+  private static func paint(
+    _ indices: [Int], grey: UInt8, width w: Int, height h: Int, state: inout [UInt8],
+    pixels p: UnsafeMutableBufferPointer<UInt8>
+  ) -> Int {
+    var painted = 0
+    for i in indices {
+      let x = i % w, y = i / w
+      for dy in -2...2 where y + dy >= 0 && y + dy < h {
+        for dx in -2...2 where x + dx >= 0 && x + dx < w {
+          let j = (y + dy) * w + x + dx
+          if state[j] != 2 {
+            state[j] = 2
+            p[j] = grey
+            painted += 1
+          }
+        }
       }
     }
     return painted
