@@ -430,7 +430,10 @@ public enum ReceiptImaging {
   /// photographed whole does not. Of those, the largest is taken, grown at the lowest threshold
   /// or at least as much like a sheet of paper (`PaperRegion.squareness`) as the lit region: a
   /// fold's shade that the lowest threshold cannot take without the surface (it reaches an edge)
-  /// cuts a corner off the lit region, which a higher one gives back.
+  /// cuts a corner off the lit region, which a higher one gives back. That is only so when the
+  /// lit region is itself `plausible`: when it is not (a receipt filling the photo, its paper run
+  /// into a light surface), a region grown above the lowest threshold is shaped by where the
+  /// surface's grain happens to cross the threshold, and can cut a corner off the receipt.
   public static func paper(
     in gray: Bitmap, growingIntoShade minimumGrowth: Double, shadeSteps: Int = 4,
     plausible: (PaperRegion) -> Bool
@@ -441,7 +444,8 @@ public enum ReceiptImaging {
     let lit = largestRegion(gray, above: UInt8(threshold))
     guard let litRegion = region(lit, width: gray.width, height: gray.height) else { return nil }
     let shade = otsu(counts, upTo: threshold)
-    let steps = max(1, shadeSteps)
+    // Above the lowest threshold, growth only gives back a corner a plausible lit region lost.
+    let steps = plausible(litRegion) ? max(1, shadeSteps) : 1
     var best = litRegion
     for step in 0..<steps {
       let level = UInt8(shade + (threshold - shade) * step / steps)

@@ -178,6 +178,14 @@ final class ReceiptReadingTests: XCTestCase {
     XCTAssertEqual(stepped.quad[0].x, 80, accuracy: 1, "the shaded half is paper too")
     XCTAssertEqual(stepped.edges, [])
     XCTAssertGreaterThan(stepped.squareness, 0.95)
+    // When the lit half (17 % of the image) is not itself a plausible paper, only the lowest
+    // threshold may grow it: a higher one is shaped by the surface, not by a corner lost.
+    let bigOnly: (ReceiptImaging.PaperRegion) -> Bool = {
+      $0.areaShare > 0.2 && ReceiptWarpStage.isPlausible($0)
+    }
+    let unsure = ReceiptImaging.paper(in: photo, growingIntoShade: 1.05, shadeSteps: 4, plausible: bigOnly)!
+    XCTAssertEqual(
+      unsure.quad[0].x, 150, accuracy: 1, "an implausible lit region is not grown above the lowest")
   }
 }
 
