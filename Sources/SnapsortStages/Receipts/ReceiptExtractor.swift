@@ -278,6 +278,9 @@ public struct ReceiptExtractor: Sendable {
     if let legal = brandZone.firstIndex(where: { ReceiptKeywords.containsAny($0.folded, Self.legalForms) }) {
       brandZone = Array(brandZone.prefix(legal + 1))
     }
+    // A brand in a row OCR barely read is noise more often than a name (`i ica` over a blank
+    // scanned page read as ICA): below `brandMinimumConfidence` a row names no brand.
+    brandZone = brandZone.filter { $0.confidence >= Self.brandMinimumConfidence }
     for line in brandZone {
       if let brand = spelledBrand(in: line.text) {
         let cleaned = Self.cleanName(Self.collapseSpacedLetters(Self.logoLetters(line.text)))
@@ -298,6 +301,12 @@ public struct ReceiptExtractor: Sendable {
     }
     return nil
   }
+
+  /// The OCR confidence (0-100) a header row needs for the catalog brand it spells to be the
+  /// merchant: fitted by `bench/receipts/fit_brand_confidence.py` on training receipts (SROIE
+  /// folds 0-3 as scanned and on a wide page, train renders seed 11): the rules' 15 brand picks
+  /// there, right ones read at 68 % or more, junk ones at 15 and 34 %.
+  static let brandMinimumConfidence = 51.0
 
   /// The index of the line that begins the shop's address block, if the header has one.
   ///

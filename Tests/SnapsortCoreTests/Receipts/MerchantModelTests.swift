@@ -117,6 +117,26 @@ final class MerchantModelTests: XCTestCase {
     XCTAssertEqual(receipt.merchant, "ALDI Nord")
   }
 
+  /// A brand spelt in a row OCR read at 15 % (junk over a wide scanned page) names no merchant;
+  /// read at 90 %, the same row does.
+  func testABrandInARowReadBelowTheMinimumConfidenceIsNoMerchant() throws {
+    let catalog = try IssuerCatalog.bundled()
+    func rows(brandConfidence: Double) -> [ReceiptLine] {
+      [("ALDI Nord", brandConfidence), ("GOLDEN DRAGON SDN BHD", 90), ("12 Jalan Merdeka", 90)].enumerated()
+        .map { index, row in
+          ReceiptLine(words: [
+            TesseractEngine.Item(
+              text: row.0, box: Box(x: 100, y: Double(index) * 150, width: 400, height: 40), confidence: row.1
+            )
+          ])
+        }
+    }
+    let extractor = ReceiptExtractor(catalog: catalog, merchantModel: nil)
+    XCTAssertLessThan(15, ReceiptExtractor.brandMinimumConfidence)
+    XCTAssertEqual(extractor.extract(rows(brandConfidence: 90)).merchant, "ALDI Nord")
+    XCTAssertEqual(extractor.extract(rows(brandConfidence: 15)).merchant, "GOLDEN DRAGON SDN BHD")
+  }
+
   func testNoNameFromTheModelWhereTheRulesFoundNone() {
     let unnamed = Array(header.dropFirst(2))
     let model = MerchantModel(
