@@ -147,7 +147,7 @@ public final class ReceiptWarpStage: Stage {
       Double(ink.filter { $0 < threshold }.count) / Double(max(1, ink.count))
     }
     let span = printSpan(binary)
-    let rows = ReceiptImaging.rowInk(span), columns = ReceiptImaging.rowInk(span.applyingOrientation(6))
+    let rows = ReceiptImaging.rowInk(span), columns = ReceiptImaging.columnInk(span)
     return blankShare(rows, threshold: max(1, span.width / 100))
       - blankShare(columns, threshold: max(1, span.height / 100))
   }
@@ -157,7 +157,7 @@ public final class ReceiptWarpStage: Stage {
   static func printSpan(_ binary: Bitmap, edgeShare: Double = 0.03) -> Bitmap {
     let dx = Int(Double(binary.width) * edgeShare), dy = Int(Double(binary.height) * edgeShare)
     let inner = binary.cropped(x: dx, y: dy, width: binary.width - 2 * dx, height: binary.height - 2 * dy)
-    let rows = ReceiptImaging.rowInk(inner), columns = ReceiptImaging.rowInk(inner.applyingOrientation(6))
+    let rows = ReceiptImaging.rowInk(inner), columns = ReceiptImaging.columnInk(inner)
     let rowThreshold = max(1, inner.width / 100), columnThreshold = max(1, inner.height / 100)
     guard let top = rows.firstIndex(where: { $0 >= rowThreshold }),
       let bottom = rows.lastIndex(where: { $0 >= rowThreshold }),

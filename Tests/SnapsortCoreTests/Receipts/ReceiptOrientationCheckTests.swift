@@ -36,6 +36,13 @@ final class ReceiptOrientationCheckTests: XCTestCase {
       abs(ReceiptWarpStage.acrossMargin(blank)), ReceiptWarpStage.turnMargin, "a blank page says nothing")
   }
 
+  func testColumnInkIsTheRowInkOfThePageTurnedAQuarter() {
+    var page = Bitmap(width: 37, height: 23, format: .gray, fill: 255)
+    for i in page.pixels.indices where (i * 7919) % 13 < 5 { page.pixels[i] = 0 }
+    XCTAssertEqual(ReceiptImaging.columnInk(page), ReceiptImaging.rowInk(page.applyingOrientation(6)))
+    XCTAssertEqual(ReceiptImaging.columnInk(page).reduce(0, +), page.pixels.filter { $0 < 128 }.count)
+  }
+
   /// A narrow receipt on a flatbed scan of the whole glass, with the scanner's line along its
   /// left edge: the blank glass beside the print and the line are not the print's rows or columns.
   func testBlankGlassAndAnEdgeLineDoNotTurnAnUprightReceipt() {
