@@ -13,8 +13,11 @@ step across the pixel edge, a column either side allowed):
   side run broken     both sides step, but not along one run of rows: a band drawn across the pass
                       (Apple's strip, a hero image) meets the screen in the screen's colour, so the
                       run from which the pass's top and bottom are found covers part of it only
-  shape or veto       the sides step along the pass and it was still not taken (margins, aspect, the
-                      card-at-top check)
+  shape               the sides step along the pass and it was still not taken: fit_pass_header.py's
+                      twin of PassFinder finds no pass (margins, aspect, top or bottom row)
+  card-at-top check   the twin finds the pass and an ID-1 card at its top, which refuses it ("own
+                      header" when PassFinder's own-header limits would let the pass stand)
+  veto: card outside, or other   the twin finds the pass and no card at its top
   marked, edges off   marked a pass, its quad off the whole pass (IoU < 0.9)
 
 The dark or light theme is given with each cause. Use the per-image list on train renders only; on
@@ -33,6 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "gen"))
 from score_cards import iou  # noqa: E402
 from classify_misses import arguments, cards_by_file  # noqa: E402
+import fit_pass_header as header  # noqa: E402
 
 MINIMUM_STEP = 6  # PassFinder.minimumStep
 MAXIMUM_GAP = 0.0073  # PassFinder.maximumGap, a share of the screen's height
@@ -75,7 +79,30 @@ def cause(t, image_path):
     run = longest_run(both[int(y0):int(y1) + 1], max(2, int(MAXIMUM_GAP * img.shape[0])))
     if run < 0.8 * (bottom - top):
         return "side run broken"
-    return "shape or veto"
+    return veto(image_path)
+
+
+def veto(image_path):
+    """Which check refused a pass whose sides step along it, by fit_pass_header.py's twin of
+    PassFinder on a reduced copy: its shape (the twin finds no pass), the card-at-top check (an
+    ID-1 card found at the pass's top; "own header" when the pass's own-header limits let it stand),
+    or neither (the card found outside the pass, or the twin and the binary disagree)."""
+    image = Image.open(image_path).convert("RGB")
+    if max(image.size) > 1600:
+        s = max(image.size) / 1600
+        image = image.resize((round(image.width / s), round(image.height / s)), Image.BOX)
+    img = np.asarray(image).astype(np.int16)
+    v, h = header.twin.steps(img)
+    box = header.find_pass(img, v, h)
+    if not box:
+        return "shape"
+    card = header.card_at_top(v, h, box)
+    if not card:
+        return "veto: card outside, or other"
+    offset, share, delta = header.measures(img, box, card)
+    own = offset <= max(2, header.LIMITS["flush"] * (box[2] - box[0])) and share == 1.0 \
+        and delta < header.LIMITS["same_paint"]
+    return "card-at-top check" + (" (own header)" if own else "")
 
 
 def main():
