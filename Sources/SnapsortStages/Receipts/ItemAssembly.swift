@@ -29,6 +29,11 @@ struct ItemAssembly {
   private var rowsBelowLast = 0
   /// Rows of words that became part of the description of the item below them.
   private(set) var joinedRows = 0
+  /// Those of them joined to an item after the first.
+  private(set) var laterJoinedRows = 0
+  /// The first item takes the rows of words above its amount even when its own row has words:
+  /// the range it is read on starts at the first item's own rows (`ReceiptItems.firstItemStart`).
+  var firstTakesRowsAbove = false
   /// Rows with letters or digits since the last item (rules and blank rows left out).
   private var rowsAfterLastItem = 0
   /// Rows of words without an amount since the last item, nearest last.
@@ -126,7 +131,7 @@ struct ItemAssembly {
       quantityAbove = (quantity, unitPrice)
       return
     }
-    if row.description.filter(\.isLetter).count >= 2 && items.isEmpty { waiting = [] }
+    if row.description.filter(\.isLetter).count >= 2 && items.isEmpty && !firstTakesRowsAbove { waiting = [] }
     let description = joined(row.description)
     if let amount = row.amount {
       if !description.isEmpty {
@@ -159,7 +164,7 @@ struct ItemAssembly {
     // descriptions stand below their amounts, a row of words above is never this item's, and a
     // row without words takes its description from the rows below (`1X 000004089728 5.90SR` /
     // `SAKUMASHIKIDROP`).
-    if (ownWords && items.isEmpty) || continuation == .below { waiting = [] }
+    if (ownWords && items.isEmpty && !firstTakesRowsAbove) || continuation == .below { waiting = [] }
     guard ownWords || !waiting.isEmpty || continuation == .below else {
       quantityAbove = nil
       return
@@ -193,6 +198,7 @@ struct ItemAssembly {
   ) {
     items.append(ReceiptItems.make(description, quantity, unitPrice, amount))
     joinedRows += waiting.count
+    if items.count > 1 { laterJoinedRows += waiting.count }
     waiting = []
     quantityAbove = nil
     unclaimedRows = 0

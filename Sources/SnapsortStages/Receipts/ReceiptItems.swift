@@ -51,6 +51,14 @@ enum ReceiptItems {
         chosen = below
       }
     }
+    // Where items after the first take rows of words above their amounts, so does the first:
+    // the rows over it that are no heading (`ItemHeading`), unless that loses items.
+    if chosen.continuation == .above, above.laterJoinedRows > 0, let start = firstItemStart(lines, end: end),
+      start <= itemRange(lines, end: end).lowerBound
+    {
+      let first = assemble(lines, end: end, continuation: .above, firstItemFrom: start)
+      if first.items.count == above.items.count { chosen = first }
+    }
     return reconciled(chosen, addsUp: addsUp).filter { $0.amount.cents != 0 }
   }
 
@@ -67,11 +75,14 @@ enum ReceiptItems {
     return items
   }
 
-  static func assemble(_ lines: [ReceiptExtractor.Line], end: Int, continuation: ItemAssembly.Continuation)
-    -> ItemAssembly
-  {
+  static func assemble(
+    _ lines: [ReceiptExtractor.Line], end: Int, continuation: ItemAssembly.Continuation,
+    firstItemFrom: Int? = nil
+  ) -> ItemAssembly {
     var assembly = ItemAssembly(continuation: continuation)
-    for position in itemRange(lines, end: end) {
+    assembly.firstTakesRowsAbove = firstItemFrom != nil
+    let range = itemRange(lines, end: end)
+    for position in (firstItemFrom ?? range.lowerBound)..<range.upperBound {
       // A discount or other labelled row among the items closes the item above it.
       guard !isLabelled(lines[position]) else {
         assembly.closeLast()
@@ -131,6 +142,22 @@ enum ReceiptItems {
     var start = lines.firstIndex { $0.price != nil && ReceiptDate.dates(in: $0.text).isEmpty } ?? lines.count
     if start > 0, start < lines.count, isDescription(lines[start - 1]) { start -= 1 }
     return min(start, end)..<end
+  }
+
+  /// The first priced row that is no date line, less the rows of words right over it that may be
+  /// its description (`ItemHeading.mayDescribeFirstItem`), as many as a description takes, when a
+  /// rule, a date or a heading stands right over them (else a header row may be among them). Nil
+  /// when there are no such rows.
+  static func firstItemStart(_ lines: [ReceiptExtractor.Line], end: Int) -> Int? {
+    let first = min(
+      lines.firstIndex { $0.price != nil && ReceiptDate.dates(in: $0.text).isEmpty } ?? lines.count, end)
+    var start = first
+    while start > 0, first - start < ItemAssembly.descriptionRows,
+      ItemHeading.mayDescribeFirstItem(lines[start - 1])
+    {
+      start -= 1
+    }
+    return start < first && start > 0 && ItemHeading.isBoundary(lines[start - 1]) ? start : nil
   }
 
   /// Where the items end on a page whose subtotal and total were not read: at the first row from

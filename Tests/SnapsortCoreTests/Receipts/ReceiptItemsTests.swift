@@ -327,4 +327,28 @@ final class ReceiptItemsTests: XCTestCase {
       read.map(\.description),
       ["Riso Carnaroli naturale", "Biscotti", "Detersivo piatti naturale", "Latte intero vergine"])
   }
+
+  /// Train family long_names: where the items below take rows of words above their amounts, the
+  /// first one takes its rows above too, though its amount row has words of its own.
+  func testTheFirstItemTakesItsRowsAbove() {
+    let read = items([
+      "SHOP", "03-30-2022 13:34", "Baby", "Spinach 12ct 2 x 7.82 15.64", "Iced", "Tea 2 x 3.17 6.34",
+      "Tortilla", "Chips 1,5l 7.00", "SUB-TOTAL 28.98",
+    ])
+    XCTAssertEqual(read.map(\.description), ["Baby Spinach 12ct", "Iced Tea", "Tortilla Chips 1,5l"])
+  }
+
+  /// A column heading, a labelled row or a till number over the first item is no part of it
+  /// (`sroie_dev` folds 0-3 print `ITEM QTY RSP AMOUNT`, `CASHIER : …` there).
+  func testAHeadingOverTheFirstItemIsNoDescription() {
+    let heading = items([
+      "SHOP", "CASHIER : ANN", "DESCRIPTION QTY AMOUNT", "Milk 1.99", "Organic", "Bananas 3.98", "TOTAL 5.97",
+    ])
+    XCTAssertEqual(heading.map(\.description), ["Milk", "Organic Bananas"])
+    let till = items(["SHOP", "Bonnr. 2415 Kassa 6", "Milk 1.99", "Organic", "Bananas 3.98", "TOTAL 5.97"])
+    XCTAssertEqual(till.map(\.description), ["Milk", "Organic Bananas"])
+    XCTAssertTrue(ItemHeading.isHeading("ITEM QTY RSP AMOUNT"))
+    XCTAssertTrue(ItemHeading.isHeading("Menge Artikel Preis Betrag"))
+    XCTAssertFalse(ItemHeading.isHeading("Halfvolle melk"))
+  }
 }
