@@ -17,8 +17,10 @@ border), then `clear` (ink touching the top or bottom edge whitened), `clear4` (
 `clearx` (top or bottom, only pieces mostly outside the box's rows: NameLineInk), `extend` (the
 cut narrowed to the box's ink and the pieces continuing it sideways); `keepgrey` (clearx's pieces
 painted over in the background's level, the rest left grey: the ocr stage's `name_line_ink`);
-`sideM` (M line heights of room to each side). `--truth-box` cuts the printed line's box from the
-render's truth instead of the candidate's (is the box or the image what limits the reading?).
+`sideM` (M line heights of room to each side); after scaling, `sharpA` (an unsharp mask of
+amount A over a 3 x 3 binomial blur), `softA` (the same pulled towards the blur), `median3`.
+`--truth-box` cuts the printed line's box from the render's truth instead of the candidate's (is
+the box or the image what limits the reading?).
 """
 import argparse
 import json
@@ -28,7 +30,7 @@ import sys
 import tempfile
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageFilter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fit_names as F  # noqa: E402
@@ -123,6 +125,16 @@ def cut(page, box, height, side=1 / 3):
     return image
 
 
+def sharpened(image, amount):
+    """Unsharp mask on the scaled cut: each pixel pushed away from its 3 x 3 binomial blur by
+    `amount` times the difference (towards it when negative)."""
+    a = np.asarray(image).astype(np.float32)
+    p = np.pad(a, 1, mode="edge")
+    rows = (p[:-2] + 2 * p[1:-1] + p[2:]) / 4
+    blur = (rows[:, :-2] + 2 * rows[:, 1:-1] + rows[:, 2:]) / 4
+    return Image.fromarray(np.clip(a + amount * (a - blur) + 0.5, 0, 255).astype(np.uint8))
+
+
 def variant_image(gray, flat, box, variant):
     source, _, height = variant.rpartition(":")
     kind = source.split("-")
@@ -133,6 +145,13 @@ def variant_image(gray, flat, box, variant):
         split, radius = (int(v) for v in kind[0][4:].split("_"))
         page = flattened_edges(gray, split, radius)
     image = cut(page, box, int(height), side)
+    for k in kind:
+        if k.startswith("sharp"):
+            image = sharpened(image, float(k[5:]))
+        elif k.startswith("soft"):
+            image = sharpened(image, -float(k[4:]))
+        elif k == "median3":
+            image = image.filter(ImageFilter.MedianFilter(3))
     if "keepgrey" in kind:
         # The grey cut with only the cleared ink painted over in the background's level.
         a = np.asarray(image)
