@@ -46,6 +46,11 @@ public final class ReceiptWarpStage: Stage {
     /// scanner's lid or a desk, not the shaded part of a folded receipt with its print. Swept with
     /// `bench/receipts/warp_sweep.py` on training renders (bench/receipts/README.md).
     public var darkBorderShare: Double = 0.5
+    /// The line pitch is measured on a probe of the print's own span when that probe is this
+    /// many times finer than the whole page's (a receipt on a page much wider than itself); 0
+    /// turns this off. Fitted by `bench/receipts/fit_print_probe.py` on training wide-margin
+    /// scans (bench/receipts/README.md).
+    public var printProbeGain: Double = 1.3
     public init() {}
   }
 
@@ -64,6 +69,9 @@ public final class ReceiptWarpStage: Stage {
     }
     guard (0.05...1).contains(options.darkBorderShare) else {
       throw ConfigError(path: "dark_border_share", "must be between 0.05 and 1")
+    }
+    guard options.printProbeGain == 0 || (1...16).contains(options.printProbeGain) else {
+      throw ConfigError(path: "print_probe_gain", "must be 0 (off) or between 1 and 16")
     }
     guard options.shadeGrowth == 0 || (1...4).contains(options.shadeGrowth) else {
       throw ConfigError(path: "shade_growth", "must be 0 (off) or between 1 and 4")
@@ -103,7 +111,10 @@ public final class ReceiptWarpStage: Stage {
       // must stay free to undo (a sparse receipt on a large white scan was turned wrongly so).
       acrossMargin = nil
     }
-    let scale = textScale(probe.binary, probeScale: probe.scale, naturalArea: naturalWidth * naturalHeight)
+    let print = Self.printProbe(
+      gray, quad: quad, probe: (probe.binary, probe.scale), gain: options.printProbeGain,
+      sauvolaK: options.sauvolaK)
+    let scale = textScale(print.binary, probeScale: print.scale, naturalArea: naturalWidth * naturalHeight)
     let width = max(16, Int(naturalWidth * scale)), height = max(16, Int(naturalHeight * scale))
     guard var flat = Self.flatten(gray, quad: quad, width: width, height: height) else {
       throw StageFailure("the receipt outline is degenerate")
@@ -155,6 +166,15 @@ public final class ReceiptWarpStage: Stage {
   /// The rows and columns of `binary` from its first to its last with ink (1 % of the line),
   /// leaving out an edge band of `edgeShare` on each side, where scanners draw their lines.
   static func printSpan(_ binary: Bitmap, edgeShare: Double = 0.03) -> Bitmap {
+    let box = printBox(binary, edgeShare: edgeShare)
+    return binary.cropped(x: box.x, y: box.y, width: box.width, height: box.height)
+  }
+
+  /// Where `printSpan` lies in `binary`: the inner part without the edge bands when no row or
+  /// column has ink.
+  static func printBox(_ binary: Bitmap, edgeShare: Double = 0.03) -> (
+    x: Int, y: Int, width: Int, height: Int
+  ) {
     let dx = Int(Double(binary.width) * edgeShare), dy = Int(Double(binary.height) * edgeShare)
     let inner = binary.cropped(x: dx, y: dy, width: binary.width - 2 * dx, height: binary.height - 2 * dy)
     let rows = ReceiptImaging.rowInk(inner), columns = ReceiptImaging.columnInk(inner)
@@ -163,8 +183,39 @@ public final class ReceiptWarpStage: Stage {
       let bottom = rows.lastIndex(where: { $0 >= rowThreshold }),
       let left = columns.firstIndex(where: { $0 >= columnThreshold }),
       let right = columns.lastIndex(where: { $0 >= columnThreshold }), bottom > top, right > left
-    else { return inner }
-    return inner.cropped(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+    else { return (dx, dy, inner.width, inner.height) }
+    return (dx + left, dy + top, right - left + 1, bottom - top + 1)
+  }
+
+  /// The width of the probes the skew and the line pitch are measured on.
+  static let probeWidth = 900.0
+
+  /// The probe flattened again over the print's own span only (`printBox`), at up to `probeWidth`
+  /// pixels across it, when that makes it at least `gain` (`print_probe_gain`) times finer: a receipt on a
+  /// page much wider than itself (a flatbed scan of the whole glass where no paper edge was found)
+  /// is printed so small in the page's probe that its lines blur into one, and the blank page
+  /// above and below it adds rows that move the pitch's peak; either gave a multiple of the true
+  /// pitch, which scaled such pages down to a quarter.
+  static func printProbe(
+    _ gray: Bitmap, quad: [Point], probe: (binary: Bitmap, scale: Double), gain: Double, sauvolaK: Double
+  ) -> (binary: Bitmap, scale: Double) {
+    let box = Self.printBox(probe.binary)
+    let spanWidth = Double(box.width) / probe.scale, spanHeight = Double(box.height) / probe.scale
+    let scale = min(1, Self.probeWidth / max(spanWidth, 1))
+    let w = Double(probe.binary.width), h = Double(probe.binary.height)
+    guard gain > 0, scale >= probe.scale * gain,
+      let map = Homography(from: [Point(0, 0), Point(w, 0), Point(w, h), Point(0, h)], to: quad)
+    else { return probe }
+    let x0 = Double(box.x), y0 = Double(box.y)
+    let x1 = Double(box.x + box.width), y1 = Double(box.y + box.height)
+    // Whole pixels, so an upright page is cut by a plain resize (`flatten`).
+    let span = [Point(x0, y0), Point(x1, y0), Point(x1, y1), Point(x0, y1)].map {
+      let p = map.apply($0)
+      return Point(p.x.rounded(), p.y.rounded())
+    }
+    let width = max(16, Int(spanWidth * scale)), height = max(16, Int(spanHeight * scale))
+    guard let flat = Self.flatten(gray, quad: span, width: width, height: height) else { return probe }
+    return (ReceiptImaging.sauvola(flat, radius: 12, k: sauvolaK), scale)
   }
 
   /// The paper's outline in the full image's pixels, or the whole image when no plausible paper
@@ -199,7 +250,7 @@ public final class ReceiptWarpStage: Stage {
   private func deskewedProbe(
     _ gray: Bitmap, quad: inout [Point], naturalWidth: Double, naturalHeight: Double
   ) throws -> (binary: Bitmap, scale: Double, angle: Double) {
-    let probeScale = min(1, 900 / max(naturalWidth, 1))
+    let probeScale = min(1, Self.probeWidth / max(naturalWidth, 1))
     let probeWidth = max(16, Int(naturalWidth * probeScale)),
       probeHeight = max(16, Int(naturalHeight * probeScale))
     guard let probe = Self.flatten(gray, quad: quad, width: probeWidth, height: probeHeight) else {
