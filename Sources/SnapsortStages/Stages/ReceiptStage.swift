@@ -74,10 +74,16 @@ public final class ReceiptStage: Stage {
     public var logoRereads: Bool = true
     /// When the first reading's mean word confidence is below this, the middle of the page is
     /// read turned a quarter, a half and three quarters too, and the page is read again the way
-    /// that reads best by `turn_margin` or more: a receipt photographed upside down or sideways
-    /// reads as confident-looking nonsense otherwise. 0 turns this off.
+    /// that reads the most confident letters and digits (`ReceiptUpright`), by `turn_lead` or
+    /// more: a receipt photographed upside down or sideways reads as confident-looking nonsense
+    /// otherwise. 0 turns this off.
     public var orientationCheckBelow: Double = 60
-    public var turnMargin: Double = 15
+    /// The word confidence from which the orientation check counts a word's letters and digits,
+    /// and the share more of them a turn must read than the page as it is (and one more). Fitted
+    /// by bench/receipts/fit_upright.py on training pages: the old rule (a mean word confidence 15
+    /// higher) let a turned junk reading win on a blurred upright page.
+    public var turnConfidentAt: Double = 60
+    public var turnLead: Double = 1.0
     /// The middle of the page is read turned a quarter only when `receipt_warp`'s measure of its
     /// print running across (`ReceiptPage.acrossMargin`, blank rows' share minus blank columns')
     /// is below this or not known: print that clearly runs across as flattened is upright or
@@ -120,8 +126,12 @@ public final class ReceiptStage: Stage {
     guard [3, 4, 6].contains(options.pageSegmentation) else {
       throw ConfigError(path: "page_segmentation", "use 4 (one column), 6 (single block) or 3 (auto)")
     }
-    guard (0...100).contains(options.orientationCheckBelow), (0...100).contains(options.turnMargin) else {
+    guard (0...100).contains(options.orientationCheckBelow), (0...100).contains(options.turnConfidentAt)
+    else {
       throw ConfigError(path: "orientation_check_below", "use word confidences from 0 (off) to 100")
+    }
+    guard options.turnLead >= 0 else {
+      throw ConfigError(path: "turn_lead", "must be 0 or more (a share of the page's confident characters)")
     }
     guard (0...1).contains(options.quarterTurnsBelowMargin) else {
       throw ConfigError(path: "quarter_turns_below_margin", "use a margin from 0 (never) to 1 (always)")
@@ -421,8 +431,8 @@ public final class ReceiptStage: Stage {
   }
 
   /// The EXIF orientation (3, 6 or 8) that turns the page upright, when the middle of the page
-  /// reads with a mean word confidence `turn_margin` higher turned so than as it is; only the half
-  /// turn is tried without `quarterTurns`.
+  /// reads enough more confident letters and digits turned so than as it is (`ReceiptUpright`);
+  /// only the half turn is tried without `quarterTurns`.
   private func uprightTurn(of page: Bitmap, engine: TesseractEngine, quarterTurns: Bool, deadline: Int)
     -> Turn?
   {
@@ -431,17 +441,15 @@ public final class ReceiptStage: Stage {
     let probe = page.cropped(
       x: (page.width - side) / 2, y: (page.height - side) / 2, width: side, height: side)
     let turns = quarterTurns ? [(1, 0), (6, 90), (3, 180), (8, 270)] : [(1, 0), (3, 180)]
-    let confidences = turns.map { turn in
-      let words = engine.recognize(
-        probe.applyingOrientation(turn.0), segmentation: .singleColumn, deadline: deadline / turns.count,
-        invertUnsureLines: options.invertUnsureLines
-      ).words.filter { $0.text.filter { $0.isLetter || $0.isNumber }.count >= 2 }
-      return words.count < 3 ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
+    let upright = ReceiptUpright(confidentAt: options.turnConfidentAt, lead: options.turnLead)
+    let scores = turns.map { turn in
+      upright.score(
+        engine.recognize(
+          probe.applyingOrientation(turn.0), segmentation: .singleColumn, deadline: deadline / turns.count,
+          invertUnsureLines: options.invertUnsureLines
+        ).words)
     }
-    guard let best = confidences.indices.max(by: { confidences[$0] < confidences[$1] }), best > 0,
-      confidences[best] >= confidences[0] + options.turnMargin
-    else { return nil }
-    return turns[best]
+    return upright.chosen(scores).map { turns[$0] }
   }
 
   /// The last day the receipt can be dated (a receipt is printed before it is photographed or
