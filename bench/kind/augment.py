@@ -5,7 +5,7 @@ halves (the top or the bottom part alone). The file name keeps the source's stem
 (`sroie_000~margins.jpg`), so bench/kind/fit_kind.py gives a variant the fold of its source and no
 fold is scored by a model that saw its receipts in any form.
 
-    python3 bench/kind/augment.py SRC_FOLDER... --out DIR [--seed S] [--variants margins,half]
+    python3 bench/kind/augment.py SRC_FOLDER... --out DIR [--seed S] [--variants margins,half,large]
 
 Photos get `--variants half` only: a photo pasted on a scanner's page is no capture anyone makes.
 """
@@ -29,6 +29,16 @@ def margins(image, rng):
     if rng.random() < 0.5:
         page = page.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.0)))
     return page
+
+
+def large(image, rng):
+    """The `margins` page enlarged to 11 to 18 MP, as an uncropped 300 dpi flatbed scan of the
+    whole glass (the German scans' size): flattened whole, such a page is over `receipt_warp`'s
+    `max_pixels` and its print is read small."""
+    page = margins(image, rng)
+    w, h = page.size
+    factor = (rng.uniform(11e6, 18e6) / (w * h)) ** 0.5
+    return page.resize((int(w * factor), int(h * factor)), Image.LANCZOS)
 
 
 def half(image, rng):
@@ -56,7 +66,7 @@ def main():
             stem = os.path.splitext(name)[0]
             rng = random.Random(f"{args.seed}:{stem}")
             image = Image.open(os.path.join(folder, name)).convert("RGB")
-            for variant, make in (("margins", margins), ("half", half)):
+            for variant, make in (("margins", margins), ("half", half), ("large", large)):
                 if variant not in args.variants.split(","):
                     continue
                 make(image, rng).save(os.path.join(args.out, f"{stem}~{variant}.jpg"), "JPEG", quality=88)
