@@ -75,6 +75,17 @@ def classify(row, value, ocr_rows):
     return "row lost", best
 
 
+def train_renders(folder, verb):
+    """(stem, truth) of each render in `folder`; exits on a held-out one."""
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".json"):
+            continue
+        truth = json.load(open(os.path.join(folder, name), encoding="utf-8"))
+        if truth.get("split") != "train":
+            sys.exit(f"{name} is a {truth.get('split')} render: only --split train renders are {verb}")
+        yield name[:-5], truth
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("folder")
@@ -85,13 +96,7 @@ def main():
     preds = read_predictions([args.run])
     records = read_records(args.run)
     counts, by = collections.Counter(), collections.Counter()
-    for name in sorted(os.listdir(args.folder)):
-        if not name.endswith(".json"):
-            continue
-        truth = json.load(open(os.path.join(args.folder, name), encoding="utf-8"))
-        if truth.get("split") != "train":
-            sys.exit(f"{name} is a {truth.get('split')} render: only --split train renders are classified")
-        stem = name[:-5]
+    for stem, truth in train_renders(args.folder, "classified"):
         pred = preds.get(stem, {})
         ocr = [row["text"] for row in ((records.get(stem) or {}).get("receipt") or {}).get("text") or []]
         misses = [("item", e) for cause, e, _ in causes(truth["items"], pred.get("items")) if cause == "amount missing"]

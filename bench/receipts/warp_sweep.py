@@ -25,6 +25,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from score_rendered import item_counts  # noqa: E402
+from ocr_loss import train_renders  # noqa: E402
 from score import amount, merchant_ok  # noqa: E402
 
 
@@ -45,18 +46,13 @@ def link_images(dirs, capture, folder):
     os.makedirs(folder, exist_ok=True)
     count = 0
     for directory in dirs:
-        for name in sorted(os.listdir(directory)):
-            if not name.endswith(".json"):
-                continue
-            truth = json.load(open(os.path.join(directory, name), encoding="utf-8"))
-            if truth.get("split") != "train":
-                sys.exit(f"{name} is a {truth.get('split')} render: sweep on --split train renders only")
+        for stem, truth in train_renders(directory, "swept"):
             if capture and truth.get("capture") != capture:
                 continue
             for ext in (".json", ".jpg"):
-                target = os.path.join(folder, name[:-5] + ext)
+                target = os.path.join(folder, stem + ext)
                 if not os.path.lexists(target):
-                    os.symlink(os.path.abspath(os.path.join(directory, name[:-5] + ext)), target)
+                    os.symlink(os.path.abspath(os.path.join(directory, stem + ext)), target)
             count += 1
     return count
 
