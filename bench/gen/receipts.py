@@ -100,6 +100,9 @@ FAMILIES = {
                   "quantity line printed above or below it; the quantity as a prefix, a suffix, its own line or a column",
     "qty_columns": "one row per item, its columns in one of several orders: description, quantity, amount / description, unit "
                    "price, quantity, amount / description, unit price x quantity = amount / quantity, description, unit price, amount",
+    "cut_names": "a narrow description column: names longer than it run onto a second line (cut at a word or mid-word, the "
+                 "continuation indented or not), shorter ones keep one line; the amount on the first or the second line; the "
+                 "quantity as a prefix or a line below (with or without the amount)",
 }
 
 LANGS = {
@@ -293,6 +296,39 @@ def print_long_name(b, rng, item, name, lang, style, cells):
     return desc
 
 
+def print_cut_name(b, rng, item, name, lang, style, cells):
+    """A cut_names item: one line, or two where the name (some with a second item's last word and a
+    pack size) is longer than the receipt's description column; returns the description (its
+    printed parts joined by a space)."""
+    cols, amt, unit_t, qty_t = cells
+    width, cut, indent, where, qty_style = style
+    words = name
+    if rng.random() < 0.5:
+        other = rng.choice([n for n in ITEMS[lang] if n != name]).split()[-1]
+        words = f"{name} {other} {rng.choice(['', f'{rng.choice([200, 330, 500])}g', f'{rng.choice([1, 2, 6])}x1l'])}".strip()
+    q = item["qty"]
+    if q != "1" and qty_style == "prefix":
+        words = f"{q} x {words}"
+    if cut == "word":
+        parts = textwrap.wrap(words, width, break_long_words=True)
+    else:
+        parts = [words[k:k + width].strip() for k in range(0, len(words), width)]
+    parts = [" ".join(parts[:1]), " ".join(parts[1:])] if len(parts) > 2 else parts
+    parts = [part for part in parts if part]
+    qty_line = q != "1" and qty_style in ("below", "below_plain")
+    at = None if qty_line and qty_style == "below" else (0 if where == "first" else len(parts) - 1)
+    for k, part in enumerate(parts):
+        if k == at:
+            b.add((0 if k == 0 else indent, "l", part), (cols, "r", amt))
+        else:
+            b.add((0 if k == 0 else indent, "l", part))
+    if qty_line:
+        cells_below = [(rng.choice([2, 4]), "l", f"{qty_t} x {unit_t}")]
+        b.add(*cells_below, *([(cols, "r", amt)] if at is None else []))
+    desc = " ".join(parts)
+    return desc[len(f"{q} x "):] if q != "1" and qty_style == "prefix" else desc
+
+
 def print_column_row(b, order, item, name, cells):
     """A qty_columns item on one row, its columns in the receipt's order; returns the description."""
     cols, amt, unit_t, qty_t = cells
@@ -415,7 +451,7 @@ def build(rng, family, lang):
     b.rule(rng.choice("-=")) if rng.random() < 0.7 else b.blank()
 
     # items
-    count = rng.randint(3, 9 if family not in ("sku_multiline", "wrapped", "columns", "long_names") else 7)
+    count = rng.randint(3, 9 if family not in ("sku_multiline", "wrapped", "columns", "long_names", "cut_names") else 7)
     items = make_items(rng, lang, family, count)
     amount_w = 10
     savings = 0
@@ -434,6 +470,8 @@ def build(rng, family, lang):
     column_order = rng.choice(["desc_qty_amt", "desc_unit_qty_amt", "unit_times_qty", "qty_desc_unit_amt"]) if family == "qty_columns" else ""
     long_style = (rng.choice([0, 0, 1, 2, 3, 4]), rng.choice(["first", "last", "last", "middle"]),
                   rng.choice(["prefix", "suffix", "above", "below", "column"])) if family == "long_names" else None
+    cut_style = (rng.randint(12, min(22, cols - 14)), rng.choice(["word", "word", "char"]), rng.choice([0, 0, 1, 2, 3]),
+                 rng.choice(["first", "last"]), rng.choice(["prefix", "below", "below_plain"])) if family == "cut_names" else None
     truth_items = []
     for number, item in enumerate(items, start=1):
         item["rate"] = rng.choice(rates)
@@ -536,6 +574,8 @@ def build(rng, family, lang):
             b.add((0, "l", left + "." * max(2, cols - len(left) - len(amt) - 1)), (cols, "r", amt))
         elif family == "long_names":
             desc = print_long_name(b, rng, item, name, lang, long_style, (cols, amt, unit_t, qty_t))
+        elif family == "cut_names":
+            desc = print_cut_name(b, rng, item, name, lang, cut_style, (cols, amt, unit_t, qty_t))
         elif family == "qty_columns":
             desc = print_column_row(b, column_order, item, name, (cols, amt, unit_t, qty_t))
         if discount_chance and rng.random() < discount_chance:
@@ -914,7 +954,7 @@ def selfcheck(n):
         for x in t["items"]:
             if x["amount"].replace(".", "") not in digits:
                 problems.append(f"amount {x['amount']} not printed")
-            printed = all(w in text for w in x["description"].split()) if family in ("wrapped", "sku_multiline", "long_names") else x["description"] in text
+            printed = all(w in text for w in x["description"].split()) if family in ("wrapped", "sku_multiline", "long_names", "cut_names") else x["description"] in text
             if not printed:  # wrapped descriptions: every word printed
                 problems.append(f"description {x['description']!r} not printed")
         if t["total"].replace(".", "") not in digits:

@@ -75,6 +75,8 @@ struct ItemAssembly {
     } else if Self.isDescriptionRow(line) {
       readDescriptionRow(
         row, ofWords: !Self.isPackSize(line) || Self.gluedPackSize.firstMatch(in: line.text) != nil)
+    } else if !waiting.isEmpty, Self.isWordEnd(line) {
+      readDescriptionRow(row, ofWords: false)
     } else {
       waiting = []
       quantityAbove = nil
@@ -104,6 +106,15 @@ struct ItemAssembly {
   static func isPackSize(_ line: ReceiptExtractor.Line) -> Bool {
     line.amounts.isEmpty && packSize.firstMatch(in: line.text.trimmingCharacters(in: .whitespaces)) != nil
   }
+  /// The end of a word cut at the print width (`Halfvolle me` / `lk`, `Orangensa` / `ft 2x1l`):
+  /// two or three lower-case letters, perhaps a pack size, too few for a row of words; it
+  /// continues the description rows above it instead of breaking them off (one letter alone is as
+  /// often a speck read as `a`).
+  static func isWordEnd(_ line: ReceiptExtractor.Line) -> Bool {
+    line.amounts.isEmpty && wordEnd.firstMatch(in: line.text.trimmingCharacters(in: .whitespaces)) != nil
+  }
+  private static let wordEnd = TextPattern(
+    #"^\p{Ll}{2,3}(?:\s+(?:\d{1,2}\s?[xX]\s?)?\d{1,4}(?:[.,]\d{1,3})?\s?\p{L}{1,3}\.?)*$"#)
   private static let gluedPackSize = TextPattern(#"\d\p{L}"#)
   private static let packSize = TextPattern(
     #"^(?:(?:\d{1,2}\s?[xX]\s?)?\d{1,4}(?:[.,]\d{1,3})?\s?\p{L}{1,3}\.?(?:\s+|$))+$"#)
@@ -132,6 +143,19 @@ struct ItemAssembly {
       return
     }
     if row.description.filter(\.isLetter).count >= 2 && items.isEmpty && !firstTakesRowsAbove { waiting = [] }
+    if row.amount == nil, !row.hasWords, !waiting.isEmpty, let last = items.last, last.amount == product,
+      rowsBelowLast + waiting.count <= Self.descriptionRows
+    {
+      // The item above came to what this row does: the rows of words between its amount row and
+      // its quantity row continue its description (`Yaourt nature  2,94` / `fermier` / `2 x 1,47`).
+      let description = ([last.item.description] + waiting).joined(separator: " ")
+      items[items.count - 1] = ReceiptItems.make(description, quantity, unitPrice, product)
+      rowsBelowLast += waiting.count
+      waiting = []
+      unclaimedRows = 0
+      quantityAbove = nil
+      return
+    }
     let description = joined(row.description)
     if let amount = row.amount {
       if !description.isEmpty {

@@ -351,4 +351,33 @@ final class ReceiptItemsTests: XCTestCase {
     XCTAssertTrue(ItemHeading.isHeading("Menge Artikel Preis Betrag"))
     XCTAssertFalse(ItemHeading.isHeading("Halfvolle melk"))
   }
+
+  /// Train family cut_names: a quantity row without an amount that comes to the item above it
+  /// takes the rows of words between them as that item's description, not as an item of its own.
+  func testAQuantityRowBelowTakesTheRowsAboveItToItsItem() {
+    let read = items([
+      "SHOP", "----------", "Yaourt nature        2,94", "  fermier 6x1l", "    2 x 1,47",
+      "Poulet fermier  1,43",
+      "Pates coquillett  4,48", "----------", "TOTAL  8,85",
+    ])
+    XCTAssertEqual(
+      read,
+      [
+        item("Yaourt nature fermier 6x1l", "2", "1.47", "2.94"),
+        item("Poulet fermier", "1", "1.43", "1.43"),
+        item("Pates coquillett", "1", "4.48", "4.48"),
+      ])
+    let other = items(["SHOP", "----------", "Milk  1,99", "Bread", "  2 x 1,47", "Rice 3,00", "TOTAL  7,93"])
+    XCTAssertEqual(other.map(\.description), ["Milk", "Bread", "Rice"])
+  }
+
+  /// Train family cut_names: the end of a word cut at the print width, on a row of its own, keeps
+  /// the description rows above it.
+  func testAWordCutAtThePrintWidthKeepsItsDescription() {
+    let read = items([
+      "SHOP", "----------", "Yoghurt  15,16", "Halfvolle me", "lk", "  6 x 2,01   12,06", "Spaghetti Bergkä",
+      "se 200g", "  6 x 1,35   8,10", "TOTAL  35,32",
+    ])
+    XCTAssertEqual(read.map(\.description), ["Yoghurt", "Halfvolle me lk", "Spaghetti Bergkä se 200g"])
+  }
 }
