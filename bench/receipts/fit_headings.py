@@ -6,7 +6,9 @@ tool: the words that stand in the rows over a receipt's first item (`ITEM QTY RS
     fit_headings.py LINES_DIR [LINES_DIR …] [--sroie ../shared/data/receipts]
 
 ItemHeading.words was fitted with `fit_headings.py W/l91` after
-`family_lines.py W/l91 --families <the eleven train families> --count 400 --seed 91`.
+`family_lines.py W/l91 --count 400 --seed 91 --families plain,qty_below,qty_before,columns,
+sku_multiline,discount_lines,tax_codes,indexed,dot_leaders,long_names,qty_columns` (the eleven
+train families before `cut_names` was added; re-run 2026-11-27 on main 8dab1c9: the same 102 words).
 
 Evidence, training data only: the true lines of `sroie_dev` folds 0-3 (`folds.json`; fold 4 and
 the German 14 are never read) and the printed lines of `--split train` renders written by
