@@ -4,9 +4,9 @@ tool, never the product).
 
 Input: the stderr of a run whose receipt stage printed, for every turn of the middle of the page it
 read, one line `UPRIGHT <TAB> file <TAB> first confidence <TAB> date and total found <TAB> degrees
-<TAB> side <TAB> [[text, confidence, x, y, w, h], ...]` (a temporary probe, not kept in the
-product), with the check forced on every page (`orientation_check_below` 100,
-`orientation_check_when_dated` true, `quarter_turns_below_margin` 1).
+<TAB> side <TAB> [[text, confidence, x, y, w, h], ...]` (`SNAPSORT_UPRIGHT_TRACE=1 snapsort run ...
+2> DUMP`), with the check forced on every page (`orientation_check_below` 100,
+`orientation_check_when_dated` true, `quarter_turns_below_margin` 1 in the receipt stage).
 
 The right turn of each page is the one whose words match the receipt's true text best (renders:
 their JSON's `lines`; SROIE: NAME.lines.csv, else its labelled merchant, address, date and total): at least 3 words of 4+ letters or digits found in a

@@ -368,7 +368,11 @@ public final class ReceiptStage: Stage {
       let page = try images.first?.image(),
       let turn = uprightTurn(
         of: page, engine: engine, quarterTurns: (acrossMargin ?? 0) < options.quarterTurnsBelowMargin,
-        deadline: Int(min(4_000, item.secondsRemaining * 1000)))
+        deadline: Int(min(4_000, item.secondsRemaining * 1000)),
+        trace: uprightTraces
+          ? UprightTrace(
+            item: item.relativePath, firstConfidence: pass.firstConfidence,
+            dated: pass.fused.map(Self.hasDateAndTotal) ?? false) : nil)
     else { return (pass, nil) }
     return (try readPage(turned(turn), engine: engine, item: item, latest: latest), turn)
   }
@@ -433,9 +437,9 @@ public final class ReceiptStage: Stage {
   /// The EXIF orientation (3, 6 or 8) that turns the page upright, when the middle of the page
   /// reads enough more confident letters and digits turned so than as it is (`ReceiptUpright`);
   /// only the half turn is tried without `quarterTurns`.
-  private func uprightTurn(of page: Bitmap, engine: TesseractEngine, quarterTurns: Bool, deadline: Int)
-    -> Turn?
-  {
+  private func uprightTurn(
+    of page: Bitmap, engine: TesseractEngine, quarterTurns: Bool, deadline: Int, trace: UprightTrace?
+  ) -> Turn? {
     let side = min(page.width, page.height, 1_200)
     guard side >= 64, deadline > 0 else { return nil }
     let probe = page.cropped(
@@ -443,13 +447,43 @@ public final class ReceiptStage: Stage {
     let turns = quarterTurns ? [(1, 0), (6, 90), (3, 180), (8, 270)] : [(1, 0), (3, 180)]
     let upright = ReceiptUpright(confidentAt: options.turnConfidentAt, lead: options.turnLead)
     let scores = turns.map { turn in
-      upright.score(
-        engine.recognize(
-          probe.applyingOrientation(turn.0), segmentation: .singleColumn, deadline: deadline / turns.count,
-          invertUnsureLines: options.invertUnsureLines
-        ).words)
+      let words = engine.recognize(
+        probe.applyingOrientation(turn.0), segmentation: .singleColumn, deadline: deadline / turns.count,
+        invertUnsureLines: options.invertUnsureLines
+      ).words
+      trace?.write(degrees: turn.1, side: side, words: words)
+      return upright.score(words)
     }
     return upright.chosen(scores).map { turns[$0] }
+  }
+
+  /// SNAPSORT_UPRIGHT_TRACE set: each turn the upright check reads, as one line on stderr (the
+  /// data bench/receipts/fit_upright.py fits `turn_confident_at` and `turn_lead` with).
+  private let uprightTraces = ProcessInfo.processInfo.environment["SNAPSORT_UPRIGHT_TRACE"] != nil
+
+  /// One page's upright check as `fit_upright.py` reads it: `UPRIGHT`, the file, the first
+  /// reading's confidence, whether it found a date and a total, the turn in degrees, the probe's
+  /// side and the turn's words as `[text, confidence, x, y, width, height]`, tab-separated.
+  struct UprightTrace {
+    let item: String
+    let firstConfidence: Double
+    let dated: Bool
+
+    func write(degrees: Int, side: Int, words: [TesseractEngine.Item]) {
+      guard let line = line(degrees: degrees, side: side, words: words) else { return }
+      FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    func line(degrees: Int, side: Int, words: [TesseractEngine.Item]) -> String? {
+      let json = words.map {
+        [$0.text, $0.confidence, $0.box.x, $0.box.y, $0.box.width, $0.box.height] as [Any]
+      }
+      guard let data = try? JSONSerialization.data(withJSONObject: json),
+        let list = String(data: data, encoding: .utf8)
+      else { return nil }
+      return ["UPRIGHT", item, String(firstConfidence), String(dated), String(degrees), String(side), list]
+        .joined(separator: "\t")
+    }
   }
 
   /// The last day the receipt can be dated (a receipt is printed before it is photographed or

@@ -56,4 +56,18 @@ final class ReceiptUprightTests: XCTestCase {
     wrong.turnConfidentAt = 120
     XCTAssertThrowsError(try ReceiptStage.validate(wrong, context: StageContext()))
   }
+
+  /// SNAPSORT_UPRIGHT_TRACE's line is what bench/receipts/fit_upright.py splits: seven
+  /// tab-separated fields, the words last as JSON `[text, confidence, x, y, width, height]`.
+  func testTheTraceLineHasTheFieldsTheFitScriptReads() throws {
+    let trace = ReceiptStage.UprightTrace(item: "a/receipt.jpg", firstConfidence: 41.5, dated: false)
+    let line = try XCTUnwrap(trace.line(degrees: 90, side: 800, words: words([("Summe", 88)])))
+    let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+    XCTAssertEqual(Array(fields.prefix(6)), ["UPRIGHT", "a/receipt.jpg", "41.5", "false", "90", "800"])
+    let list = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(fields[6].utf8)) as? [[Any]])
+    XCTAssertEqual(list.count, 1)
+    XCTAssertEqual(list[0][0] as? String, "Summe")
+    XCTAssertEqual(list[0][1] as? Double, 88)
+    XCTAssertEqual(list[0].count, 6)
+  }
 }
