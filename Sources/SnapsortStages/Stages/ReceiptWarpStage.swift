@@ -102,17 +102,19 @@ public final class ReceiptWarpStage: Stage {
     var probe = try deskewedProbe(gray, quad: &quad, naturalWidth: naturalWidth, naturalHeight: naturalHeight)
     // A receipt photographed sideways is flattened a quarter turned, so that its print runs
     // across; whether it is then upside down is the receipt stage's to find (it reads both ways).
-    var acrossMargin: Double? = Self.acrossMargin(probe.binary)
+    var printBox = Self.printBox(probe.binary)
+    var acrossMargin: Double? = Self.acrossMargin(probe.binary, printBox: printBox)
     if let margin = acrossMargin, margin <= -Self.turnMargin {
       quad = Array(quad[1...]) + [quad[0]]
       swap(&naturalWidth, &naturalHeight)
       probe = try deskewedProbe(gray, quad: &quad, naturalWidth: naturalWidth, naturalHeight: naturalHeight)
+      printBox = Self.printBox(probe.binary)
       // The turned page's margin only restates this turn, which the receipt stage's reading
       // must stay free to undo (a sparse receipt on a large white scan was turned wrongly so).
       acrossMargin = nil
     }
     let print = Self.printProbe(
-      gray, quad: quad, probe: (probe.binary, probe.scale), gain: options.printProbeGain,
+      gray, quad: quad, probe: (probe.binary, probe.scale), printBox: printBox, gain: options.printProbeGain,
       sauvolaK: options.sauvolaK)
     let scale = textScale(print.binary, probeScale: print.scale, naturalArea: naturalWidth * naturalHeight)
     let width = max(16, Int(naturalWidth * scale)), height = max(16, Int(naturalHeight * scale))
@@ -153,28 +155,24 @@ public final class ReceiptWarpStage: Stage {
   /// would be counted as blank columns, and a scanner's edge line as ink in every row; either
   /// turned upright receipts a quarter (35 of 792 upright training pages against 7 so: SROIE
   /// folds 0-3 as scanned and on a wide page, rendered training receipts seed 41).
-  static func acrossMargin(_ binary: Bitmap) -> Double {
+  static func acrossMargin(_ binary: Bitmap, printBox box: PrintBox? = nil) -> Double {
     func blankShare(_ ink: [Int], threshold: Int) -> Double {
       Double(ink.filter { $0 < threshold }.count) / Double(max(1, ink.count))
     }
-    let span = printSpan(binary)
+    let box = box ?? printBox(binary)
+    let span = binary.cropped(x: box.x, y: box.y, width: box.width, height: box.height)
     let rows = ReceiptImaging.rowInk(span), columns = ReceiptImaging.columnInk(span)
     return blankShare(rows, threshold: max(1, span.width / 100))
       - blankShare(columns, threshold: max(1, span.height / 100))
   }
 
-  /// The rows and columns of `binary` from its first to its last with ink (1 % of the line),
-  /// leaving out an edge band of `edgeShare` on each side, where scanners draw their lines.
-  static func printSpan(_ binary: Bitmap, edgeShare: Double = 0.03) -> Bitmap {
-    let box = printBox(binary, edgeShare: edgeShare)
-    return binary.cropped(x: box.x, y: box.y, width: box.width, height: box.height)
-  }
+  /// A rectangle of a probe in its pixels.
+  typealias PrintBox = (x: Int, y: Int, width: Int, height: Int)
 
-  /// Where `printSpan` lies in `binary`: the inner part without the edge bands when no row or
-  /// column has ink.
-  static func printBox(_ binary: Bitmap, edgeShare: Double = 0.03) -> (
-    x: Int, y: Int, width: Int, height: Int
-  ) {
+  /// The rows and columns of `binary` from its first to its last with ink (1 % of the line),
+  /// leaving out an edge band of `edgeShare` on each side, where scanners draw their lines; the
+  /// inner part without the edge bands when no row or column has ink.
+  static func printBox(_ binary: Bitmap, edgeShare: Double = 0.03) -> PrintBox {
     let dx = Int(Double(binary.width) * edgeShare), dy = Int(Double(binary.height) * edgeShare)
     let inner = binary.cropped(x: dx, y: dy, width: binary.width - 2 * dx, height: binary.height - 2 * dy)
     let rows = ReceiptImaging.rowInk(inner), columns = ReceiptImaging.columnInk(inner)
@@ -190,16 +188,24 @@ public final class ReceiptWarpStage: Stage {
   /// The width of the probes the skew and the line pitch are measured on.
   static let probeWidth = 900.0
 
-  /// The probe flattened again over the print's own span only (`printBox`), at up to `probeWidth`
+  /// A probe's ink, alike for the page's probe and the print's, so that the line pitch is
+  /// measured on the same strokes either way.
+  static func binarisedProbe(_ probe: Bitmap, k: Double) -> Bitmap {
+    ReceiptImaging.sauvola(probe, radius: 12, k: k)
+  }
+
+  /// The probe flattened again over the print's own span only (`printBox`, measured on the probe
+  /// when not given), at up to `probeWidth`
   /// pixels across it, when that makes it at least `gain` (`print_probe_gain`) times finer: a receipt on a
   /// page much wider than itself (a flatbed scan of the whole glass where no paper edge was found)
   /// is printed so small in the page's probe that its lines blur into one, and the blank page
   /// above and below it adds rows that move the pitch's peak; either gave a multiple of the true
   /// pitch, which scaled such pages down to a quarter.
   static func printProbe(
-    _ gray: Bitmap, quad: [Point], probe: (binary: Bitmap, scale: Double), gain: Double, sauvolaK: Double
+    _ gray: Bitmap, quad: [Point], probe: (binary: Bitmap, scale: Double), printBox box: PrintBox? = nil,
+    gain: Double, sauvolaK: Double
   ) -> (binary: Bitmap, scale: Double) {
-    let box = Self.printBox(probe.binary)
+    let box = box ?? Self.printBox(probe.binary)
     let spanWidth = Double(box.width) / probe.scale, spanHeight = Double(box.height) / probe.scale
     let scale = min(1, Self.probeWidth / max(spanWidth, 1))
     let w = Double(probe.binary.width), h = Double(probe.binary.height)
@@ -215,7 +221,7 @@ public final class ReceiptWarpStage: Stage {
     }
     let width = max(16, Int(spanWidth * scale)), height = max(16, Int(spanHeight * scale))
     guard let flat = Self.flatten(gray, quad: span, width: width, height: height) else { return probe }
-    return (ReceiptImaging.sauvola(flat, radius: 12, k: sauvolaK), scale)
+    return (binarisedProbe(flat, k: sauvolaK), scale)
   }
 
   /// The paper's outline in the full image's pixels, or the whole image when no plausible paper
@@ -256,12 +262,12 @@ public final class ReceiptWarpStage: Stage {
     guard let probe = Self.flatten(gray, quad: quad, width: probeWidth, height: probeHeight) else {
       throw StageFailure("the receipt outline is degenerate")
     }
-    var probeBinary = ReceiptImaging.sauvola(probe, radius: 12, k: options.sauvolaK)
+    var probeBinary = Self.binarisedProbe(probe, k: options.sauvolaK)
     let angle = ReceiptImaging.skew(probeBinary.fitting(maxSide: 600).thresholded())
     if abs(angle) >= 0.4 {
       quad = Self.rotate(quad: quad, width: probeWidth, height: probeHeight, degrees: angle)
       if let straight = Self.flatten(gray, quad: quad, width: probeWidth, height: probeHeight) {
-        probeBinary = ReceiptImaging.sauvola(straight, radius: 12, k: options.sauvolaK)
+        probeBinary = Self.binarisedProbe(straight, k: options.sauvolaK)
       }
     }
     return (probeBinary, probeScale, angle)
