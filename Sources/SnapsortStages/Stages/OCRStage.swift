@@ -193,7 +193,9 @@ public final class OCRStage: Stage {
     var payment: PaymentInfo?
     let read = result.lines.map(\.text)
     var texts = read.map(PaymentCardNumber.mask)
-    if let match = PaymentCardNumber.find(in: read + [result.words.map(\.text).joined(separator: " ")]) {
+    if let match = PaymentCardNumber.find(in: read + [result.words.map(\.text).joined(separator: " ")])
+      ?? PaymentCardNumber.findMasked(in: read)
+    {
       payment = PaymentInfo(network: match.network, last4: match.last4)
       texts = PaymentCardNumber.maskAllGroups(read, last4: match.last4)
     } else if PaymentCardRedaction.namesPaymentCard(read) {
