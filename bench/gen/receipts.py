@@ -2,6 +2,7 @@
 """Renders synthetic shop receipts with exact ground truth (a bench tool, never the product).
 
     python3 bench/gen/receipts.py --out DIR --count N --split train|heldout --seed S [--jobs J]
+    python3 bench/gen/receipts.py ... --split train --families cut_names,long_names  # only these
     python3 bench/gen/receipts.py --list            # families, fonts, languages, captures
     python3 bench/gen/receipts.py --selfcheck 500   # truth against the printed text
 
@@ -973,6 +974,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--start", type=int, default=0, help="first index (to extend a set without re-rendering it)")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--families", help="train split only: draw from these train families (comma-separated)")
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--selfcheck", type=int, metavar="N", help="check truth against the printed text of N receipts and exit")
     args = parser.parse_args()
@@ -997,6 +999,13 @@ def main():
     if args.split == "train":
         families = [f for f in FAMILIES if f not in heldout_families]
         fonts = [f for f in FONTS if f not in heldout_fonts]
+        if args.families:
+            chosen = args.families.split(",")
+            if set(chosen) - set(families):
+                sys.exit(f"train families only: {sorted(set(chosen) - set(families))}")
+            families = chosen
+    elif args.families:
+        sys.exit("--families picks among train families only")
     else:
         families, fonts = list(heldout_families), list(heldout_fonts)
     os.makedirs(args.out, exist_ok=True)

@@ -19,6 +19,12 @@ struct ItemAssembly {
   /// bench/receipts/fit_letter_variety.py (train seed 21: 1678 of 1683 printed rows kept, 118 of
   /// 255 junk rows dropped).
   static let letterVariety = 0.45
+  /// How far right of its item's first row, in line heights, a row of words right under that item
+  /// starts when it continues the item's description (`Jogurt natur  2,99` / `  owocowy`), and how
+  /// far right of a row of words above it the first item's amount row starts when that row is the
+  /// item's first (`Jogurt natur` / `  owocowy  2,99`): fitted on rendered training receipts' OCR
+  /// rows by bench/receipts/fit_indent.py.
+  static let continuationIndent = 0.28...2.18
 
   let continuation: Continuation
   private(set) var items: [ReceiptItems.Item] = []
@@ -36,8 +42,15 @@ struct ItemAssembly {
   var firstTakesRowsAbove = false
   /// Rows with letters or digits since the last item (rules and blank rows left out).
   private var rowsAfterLastItem = 0
-  /// Rows of words without an amount since the last item, nearest last.
-  private var waiting: [String] = []
+  /// Rows of words without an amount since the last item, nearest last, with their left edges
+  /// (`ReceiptExtractor.Line.left`).
+  private var waitingRows: [(text: String, left: Double?)] = []
+  private var waiting: [String] { waitingRows.map(\.text) }
+  /// The left edge of the last item's first row, and of the row being read.
+  private var lastItemLeft: Double?
+  private var rowLeft: Double?
+  /// The row being read starts with a count and a times sign (`3 x Tissue`): an item's first row.
+  private var rowCounts = false
   /// A `quantity x unit price` row without an amount that no item above comes to.
   private var quantityAbove: (quantity: String, unitPrice: Money)?
   /// Another reading of an item, by its position: the amount its quantity and unit price come to
@@ -59,11 +72,13 @@ struct ItemAssembly {
   /// row: a quantity row without an amount that comes to it is that item's, printed above it.
   mutating func read(_ line: ReceiptExtractor.Line, nextPrice: Money? = nil) {
     if line.text.contains(where: { $0.isLetter || $0.isNumber }) { rowsAfterLastItem += 1 }
+    rowLeft = line.left
+    rowCounts = Self.leadingCount.firstMatch(in: line.text) != nil
     let row = ItemRow(line)
     if let amount = row.amount, amount.cents < 0 {
       // A discount: it reduces the item above and is summed in the savings, no item itself, and
       // closes that item: rows below it are no longer its description.
-      waiting = []
+      waitingRows = []
       quantityAbove = nil
       closeLast()
       return
@@ -78,7 +93,7 @@ struct ItemAssembly {
     } else if !waiting.isEmpty, Self.isWordEnd(line) {
       readDescriptionRow(row, ofWords: false)
     } else {
-      waiting = []
+      waitingRows = []
       quantityAbove = nil
     }
   }
@@ -125,14 +140,31 @@ struct ItemAssembly {
   private mutating func readDescriptionRow(_ row: ItemRow, ofWords: Bool) {
     if ofWords { unclaimedRows += 1 }
     quantityAbove = nil
-    if continuation == .below, let last = items.last, rowsBelowLast < Self.descriptionRows {
+    if continuation == .below || continuesLastItem, let last = items.last,
+      rowsBelowLast < Self.descriptionRows
+    {
       let description = [last.item.description, row.description].filter { !$0.isEmpty }.joined(separator: " ")
       items[items.count - 1].item.description = description
       rowsBelowLast += 1
       unclaimedRows = 0
       return
     }
-    waiting = Array((waiting + [row.description]).suffix(Self.descriptionRows))
+    waitingRows = Array((waitingRows + [(row.description, rowLeft)]).suffix(Self.descriptionRows))
+  }
+
+  /// Where descriptions run on above their amounts, a row of words right under an item, indented
+  /// from that item's first row as a description's further rows are, is still that item's.
+  private var continuesLastItem: Bool {
+    continuation == .above && waitingRows.isEmpty && rowsAfterLastItem == rowsBelowLast + 1
+      && !rowCounts && Self.isIndented(rowLeft, from: lastItemLeft)
+  }
+  private static let leadingCount = TextPattern(#"^\s*\d{1,2}\s?[xX×*]\s"#)
+
+  /// Whether a row starting at `left` is indented from one starting at `first` as a description's
+  /// further rows are (`continuationIndent`); false where either edge is unknown.
+  static func isIndented(_ left: Double?, from first: Double?) -> Bool {
+    guard let left, let first else { return false }
+    return continuationIndent.contains(left - first)
   }
 
   private mutating func readQuantityRow(_ row: ItemRow, nextPrice: Money?) {
@@ -142,7 +174,9 @@ struct ItemAssembly {
       quantityAbove = (quantity, unitPrice)
       return
     }
-    if row.description.filter(\.isLetter).count >= 2 && items.isEmpty && !firstTakesRowsAbove { waiting = [] }
+    if row.description.filter(\.isLetter).count >= 2 && items.isEmpty && !firstTakesRowsAbove {
+      waitingRows = []
+    }
     if row.amount == nil, !row.hasWords, !waiting.isEmpty, let last = items.last, last.amount == product,
       rowsBelowLast + waiting.count <= Self.descriptionRows
     {
@@ -151,7 +185,7 @@ struct ItemAssembly {
       let description = ([last.item.description] + waiting).joined(separator: " ")
       items[items.count - 1] = ReceiptItems.make(description, quantity, unitPrice, product)
       rowsBelowLast += waiting.count
-      waiting = []
+      waitingRows = []
       unclaimedRows = 0
       quantityAbove = nil
       return
@@ -188,7 +222,16 @@ struct ItemAssembly {
     // descriptions stand below their amounts, a row of words above is never this item's, and a
     // row without words takes its description from the rows below (`1X 000004089728 5.90SR` /
     // `SAKUMASHIKIDROP`).
-    if (ownWords && items.isEmpty && !firstTakesRowsAbove) || continuation == .below { waiting = [] }
+    if continuation == .below {
+      waitingRows = []
+    } else if ownWords && items.isEmpty && !firstTakesRowsAbove {
+      // Unless the row is indented from the row of words right above it as a description's
+      // further rows are, and that row is no column heading: it is the item's first.
+      let indented =
+        waitingRows.last.map { Self.isIndented(rowLeft, from: $0.left) && !ItemHeading.isHeading($0.text) }
+        ?? false
+      waitingRows = indented ? Array(waitingRows.suffix(1)) : []
+    }
     guard ownWords || !waiting.isEmpty || continuation == .below else {
       quantityAbove = nil
       return
@@ -221,9 +264,10 @@ struct ItemAssembly {
     _ description: String, _ quantity: String, _ unitPrice: Money?, _ amount: Money
   ) {
     items.append(ReceiptItems.make(description, quantity, unitPrice, amount))
+    lastItemLeft = waitingRows.first?.left ?? rowLeft
     joinedRows += waiting.count
     if items.count > 1 { laterJoinedRows += waiting.count }
-    waiting = []
+    waitingRows = []
     quantityAbove = nil
     unclaimedRows = 0
     rowsBelowLast = 0

@@ -52,6 +52,11 @@ public struct ReceiptExtractor: Sendable {
     var confidence: Double
     /// The rightmost amount when nothing but tax codes or a currency follows it.
     var price: Money?
+    /// The row's left edge in the page's line heights (the median row's height), which tells a
+    /// description's indented further rows from the next item's first. Nil where it is not known:
+    /// rows without boxes (plain text), and rows that start at the page's edge, where OCR took the
+    /// paper's edge or a shadow into the row.
+    var left: Double?
   }
 
   /// The fields of a receipt read as `rows`. `latestDate` (ISO) is the last day the receipt can
@@ -172,7 +177,13 @@ public struct ReceiptExtractor: Sendable {
 
   /// The rows as the extractor reads them: each with its amounts, price and folded text.
   static func lines(_ rows: [ReceiptLine]) -> [Line] {
-    rows.enumerated().map { index, row in prepare(index: index, text: row.text, confidence: row.confidence) }
+    let heights = rows.map(\.box.height).filter { $0 > 0 }.sorted()
+    let height = heights.isEmpty ? 1 : heights[heights.count / 2]
+    return rows.enumerated().map { index, row in
+      var line = prepare(index: index, text: row.text, confidence: row.confidence)
+      line.left = row.box.x > 0 ? row.box.x / height : nil
+      return line
+    }
   }
 
   static func prepare(index: Int, text: String, confidence: Double) -> Line {

@@ -132,7 +132,9 @@ enum ReceiptItems {
     guard tooDear || unit.map({ multiply(String(count), $0) == amount }) == true else { return nil }
     let split =
       String(text[..<last.range.lowerBound]) + "\(count)  \(rest)" + String(text[last.range.upperBound...])
-    return ReceiptExtractor.prepare(index: line.index, text: split, confidence: line.confidence)
+    var splitLine = ReceiptExtractor.prepare(index: line.index, text: split, confidence: line.confidence)
+    splitLine.left = line.left
+    return splitLine
   }
   private static let groupedCount = TextPattern(#"^([1-9]\d?) (\d{3}[.,]\s?\d{2})$"#)
 

@@ -380,4 +380,31 @@ final class ReceiptItemsTests: XCTestCase {
     ])
     XCTAssertEqual(read.map(\.description), ["Yoghurt", "Halfvolle me lk", "Spaghetti Bergkä se 200g"])
   }
+
+  /// Train family cut_names: a description's further row is indented from its first row, the next
+  /// item's first row is not, so the row under an item that prints its amount on its first row is
+  /// still that item's. Without boxes (every row at the same place) it goes to the item below.
+  func testAnIndentedRowUnderAnItemContinuesIt() {
+    let lines = [
+      "SHOP", "----------", "Jogurt natur  2,99", "  owocowy", "Chleb  3,49", "Mleko  2,10", "----------",
+      "TOTAL  8,58",
+    ]
+    let read = ReceiptExtractor().extract(receiptRows(lines, indented: true)).items
+    XCTAssertEqual(read.map(\.description), ["Jogurt natur owocowy", "Chleb", "Mleko"])
+    XCTAssertEqual(items(lines).map(\.description), ["Jogurt natur", "owocowy Chleb", "Mleko"])
+    let far = lines.map { $0 == "  owocowy" ? "        owocowy" : $0 }
+    let farRead = ReceiptExtractor().extract(receiptRows(far, indented: true)).items
+    XCTAssertEqual(farRead.map(\.description), ["Jogurt natur", "owocowy Chleb", "Mleko"])
+  }
+
+  /// The first item prints its amount on its indented second row: the row of words right above
+  /// is its first row, where a row above at the same place or further right is a header's.
+  func testTheFirstItemKeepsTheRowAboveItsIndentedAmountRow() {
+    let lines = ["SHOP", "----------", "Jogurt natur", "  owocowy  2,99", "Chleb  3,49", "TOTAL  6,48"]
+    let read = ReceiptExtractor().extract(receiptRows(lines, indented: true)).items
+    XCTAssertEqual(read.map(\.description), ["Jogurt natur owocowy", "Chleb"])
+    let header = ["SHOP", "----------", "     Ser zolty", "  owocowy  2,99", "Chleb  3,49", "TOTAL  6,48"]
+    let headerRead = ReceiptExtractor().extract(receiptRows(header, indented: true)).items
+    XCTAssertEqual(headerRead.map(\.description), ["owocowy", "Chleb"])
+  }
 }
