@@ -484,6 +484,35 @@ def other_card(sc, rng, box, radius, make_other):
             "barcode": {"symbology": code["symbology"], "value": code["value"]} if code else None}
 
 
+def stack_below(sc, rng, box, radius, bottom, make_other, others, effects):
+    """The user's other cards under the main one (issue #25; train families only, drawn unlike
+    Apple Wallet's stack): a list of whole cards with gaps between them, a little narrower or as
+    wide, or a deck whose cards overlap so that a band of each shows, in from the main card's sides;
+    both may run off the screen's foot. Returns the row below the last card on the screen."""
+    p = sc.p
+    x0, _, x1, y1 = box
+    w = x1 - x0
+    deck = rng.random() < 0.5
+    inset = w * rng.uniform(0.02, 0.08) if deck else w * rng.choice([0, 0, rng.uniform(0.03, 0.1)])
+    nh = (w - 2 * inset) * A.CARD_H / A.CARD_W
+    top = y1 + p(rng.uniform(12, 36))
+    step = p(rng.uniform(24, 80)) if deck else nh + p(rng.uniform(8, 24))
+    n = rng.randint(1, 5)
+    shadowed = rng.random() < 0.4
+    last = top
+    for i in range(n):
+        ny = top + i * step
+        if ny >= sc.H - bottom:
+            break
+        nb = (x0 + inset, ny, x1 - inset, ny + nh)
+        if shadowed:
+            sc.shadow(nb, radius, rng)
+        others.append(other_card(sc, rng, nb, radius, make_other))
+        last = nb[3]
+    effects.append("stack_deck" if deck else "stack_list")
+    return last + p(16)
+
+
 def blurred_photo(size, rng, nrng):
     w, h = size
     small = Image.new("RGB", (48, int(48 * h / w)), A.random_colour(rng))
@@ -575,6 +604,9 @@ def render_screenshot(rng, nrng, content, make_art, app, fams, make_other=None, 
                 others.append(other_card(sc, rng, nb, radius, make_other))
         effects.append("carousel")
     quad = sc.tile(art, box, radius)
+    stacked = None
+    if app in ("banking", "generic_wallet") and not panel_code and not partial and pass_rng is not None and pass_rng.random() < 0.3:
+        stacked = stack_below(sc, rng, box, radius, bottom, make_other, others, effects)
     if app == "apple_wallet":
         # The other passes: stacked below the card (their tops showing), or at the bottom of the
         # screen running off its edge.
@@ -592,6 +624,8 @@ def render_screenshot(rng, nrng, content, make_art, app, fams, make_other=None, 
     k = card_w / art.size[0]
     lines, code = map_art_gt(gt, lambda pts: [[x0 + px * k, y + py * k] for px, py in pts])
     below = y + card_h + p(rng.uniform(14, 40)) + (shadow["dy"] if shadow else 0)
+    if stacked is not None:
+        below = stacked
     pr = int(rng.choice([0, 8, 12, 16, 24]) * sc.s)
     panel_box = None
     if panel_code or (app in ("stocard", "google_wallet", "catima") and rng.random() < 0.5):
