@@ -15,7 +15,10 @@ Each wrong total is put in one of:
                  one digit differs: the confusion is counted, `6 for 0`);
   elsewhere      not a candidate otherwise.
 `--fold K` only fold K of folds.json, `--train K` all SROIE folds but K (the default: all SROIE);
-`--show` prints each miss with the rows that name a total, a rounding or a payment.
+`--show` prints each miss with the rows that name a total, a rounding or a payment;
+`--payments` counts, over the same receipts, how often the chosen total is right where cash given
+less change returned (the evidence's `cash_change` amount) makes it, and which of the two is right
+where they differ (why `ReceiptExtractor.paymentsConfirm` only confirms a total, never picks one).
 """
 import collections
 import json
@@ -62,7 +65,7 @@ def cause(record, evidence, want):
 
 
 def main(argv):
-    paths, evidence_paths, fold, train, show, i = [], [], None, None, False, 0
+    paths, evidence_paths, fold, train, show, payments, i = [], [], None, None, False, None, 0
     here = os.path.dirname(os.path.abspath(__file__))
     data = os.path.join(here, "..", "..", "..", "shared", "data", "receipts")
     while i < len(argv):
@@ -79,6 +82,8 @@ def main(argv):
                 train = int(value)
         elif a == "--show":
             show = True
+        elif a == "--payments":
+            payments = collections.Counter()
         else:
             paths.append(a)
         i += 1
@@ -93,6 +98,8 @@ def main(argv):
             continue
         scored += 1
         receipt = records[s].get("receipt") or {}
+        if payments is not None:
+            payments[paid_agreement(evidence.get(s, {}), amount(receipt.get("total")), want)] += 1
         if amount(receipt.get("total")) == want:
             right += 1
             continue
@@ -108,6 +115,20 @@ def main(argv):
     print(f"total right {right}/{scored}; wrong by cause: " + ", ".join(f"{k} {v}" for k, v in causes.most_common()))
     if confusions:
         print("one-digit confusions (read for label): " + ", ".join(f"{k} {v}" for k, v in confusions.most_common()))
+    if payments:
+        payments.pop(None, None)
+        print("cash less change against the chosen total: " + ", ".join(f"{k} {v}" for k, v in sorted(payments.items())))
+
+
+def paid_agreement(evidence, chosen, want):
+    """How cash less change stands to the chosen total: `equal, right` / `equal, wrong`, or which
+    is right where they differ; None without both."""
+    paid = [amount(c["value"]) for c in evidence.get("candidates", []) if c["features"].get("cash_change")]
+    if not paid or chosen is None:
+        return None
+    if paid[0] == chosen:
+        return "equal, right" if chosen == want else "equal, wrong"
+    return "differ, paid right" if paid[0] == want else "differ, chosen right" if chosen == want else "differ, neither"
 
 
 if __name__ == "__main__":
