@@ -182,6 +182,16 @@ def table(groups, title):
     return "\n".join(out) + "\n"
 
 
+def truths(gen_dir):
+    """The ground truth of each generated image in `gen_dir` (NAME.json files with a generator), by name."""
+    for fn in sorted(os.listdir(gen_dir)):
+        if fn.endswith(".json"):
+            with open(os.path.join(gen_dir, fn), encoding="utf-8") as f:
+                t = json.load(f)
+            if "generator" in t:
+                yield t
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("gen_dir")
@@ -194,15 +204,8 @@ def main():
         for line in f:
             r = json.loads(line)
             records[os.path.basename(r["file"])] = r
-    truths = []
-    for fn in sorted(os.listdir(args.gen_dir)):
-        if fn.endswith(".json"):
-            with open(os.path.join(args.gen_dir, fn), encoding="utf-8") as f:
-                t = json.load(f)
-            if "generator" in t:
-                truths.append(t)
     scored = []
-    for t in truths:
+    for t in truths(args.gen_dir):
         s = score_one(t, records.get(t["file"]))
         s["_t"] = t
         scored.append(s)

@@ -207,7 +207,8 @@ public final class OCRStage: Stage {
       TextLine(text: text, box: line.box, confidence: Rounding.tenths(line.confidence))
     }
     let coarse =
-      result.timedOut ? nil : coarseReading(gray, of: item, flattened: !readsPlain, deadline: remaining())
+      result.timedOut
+      ? nil : coarseReading(gray, page: result, of: item, flattened: !readsPlain, deadline: remaining())
     let (names, catalogSpelling) = nameReader.names(
       result, coarse: coarse.flatMap { $0.timedOut ? nil : $0 }, page: gray,
       crop: cardCrop.map { ($0, plain) }, file: item.relativePath, deadline: remaining)
@@ -230,8 +231,11 @@ public final class OCRStage: Stage {
   }
 
   /// The coarser second reading of a card crop (`coarse_page_height`): the warp stage's, when it
-  /// read this prepared page at that height with these languages and layout mode already.
-  private func coarseReading(_ gray: Bitmap, of item: PhotoItem, flattened: Bool, deadline: Int)
+  /// read this prepared page at that height with these languages and layout mode already. The
+  /// `page` reading is only traced (`SNAPSORT_COARSE_TRACE`).
+  private func coarseReading(
+    _ gray: Bitmap, page: TesseractEngine.Result, of item: PhotoItem, flattened: Bool, deadline: Int
+  )
     -> TesseractEngine.Result?
   {
     guard let crop = item.artifacts[CardCrop.self], options.coarsePageHeight > 0, !options.nameModel.isEmpty
@@ -242,8 +246,22 @@ public final class OCRStage: Stage {
     {
       return shared.result
     }
-    return read(gray, isCardCrop: true, height: options.coarsePageHeight, deadline: deadline)
+    let start = ThreadCPUClock.milliseconds()
+    let coarse = read(gray, isCardCrop: true, height: options.coarsePageHeight, deadline: deadline)
+    if coarseTraces {
+      let spent = ThreadCPUClock.milliseconds() - start
+      let best = nameReader.bestPageProbability(page, of: gray)
+      let line = ["COARSE", item.relativePath, String(best), String(spent)]
+      FileHandle.standardError.write(Data((line.joined(separator: "\t") + "\n").utf8))
+    }
+    return coarse
   }
+
+  /// `SNAPSORT_COARSE_TRACE` set: each coarse reading the stage makes itself (not the warp
+  /// stage's) is written to stderr as `COARSE`, the file, the name model's probability of the
+  /// page reading's best candidate and the reading's thread CPU ms, tab-separated, for
+  /// bench/speed/fit_coarse_gate.py (a gate before the reading; tried and not taken).
+  private let coarseTraces = ProcessInfo.processInfo.environment["SNAPSORT_COARSE_TRACE"] != nil
 
   /// Reads a prepared grey crop as a page, scaled to `height` (`page_height` by default) when it
   /// is a card crop, with boxes in the crop's pixels.

@@ -123,6 +123,17 @@ struct CardNameReader {
     return model.rank(candidates)
   }
 
+  /// The name model's probability of the best candidate of the page reading alone (no coarse
+  /// reading, no lines found in the pixels) of a card crop; 0 without a model.
+  func bestPageProbability(_ result: TesseractEngine.Result, of gray: Bitmap) -> Double {
+    guard let model else { return 0 }
+    let cardHeight = NameLineCandidates.cardHeight(width: Double(gray.width), height: Double(gray.height))
+    let candidates = NameLineCandidates.candidates(
+      page: result, coarse: nil, width: Double(gray.width), height: Double(gray.height),
+      cardHeight: cardHeight)
+    return candidates.map { model.probability($0.features) }.max() ?? 0
+  }
+
   /// Whether the model's fitted choice takes the Cyrillic reading over the Latin one; never
   /// without a model.
   func takesCyrillic(
