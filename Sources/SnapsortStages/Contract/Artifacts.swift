@@ -192,11 +192,17 @@ public struct CardText: Artifact {
   public var lines: [TextLine]
   public var name: NameSuggestion
   public var payment: PaymentInfo?
+  /// A number that may be a payment card's was read, though nothing else says the card is one:
+  /// its crop is redacted as a payment card's is.
+  public var hidesNumber: Bool
   public var notes: [String]
-  public init(lines: [TextLine], name: NameSuggestion, payment: PaymentInfo?, notes: [String]) {
+  public init(
+    lines: [TextLine], name: NameSuggestion, payment: PaymentInfo?, hidesNumber: Bool = false, notes: [String]
+  ) {
     self.lines = lines
     self.name = name
     self.payment = payment
+    self.hidesNumber = hidesNumber
     self.notes = notes
   }
 }

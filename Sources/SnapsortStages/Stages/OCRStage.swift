@@ -190,19 +190,7 @@ public final class OCRStage: Stage {
         readsPlain = true
       }
     }
-    var payment: PaymentInfo?
-    let read = result.lines.map(\.text)
-    var texts = read.map(PaymentCardNumber.mask)
-    if let match = PaymentCardNumber.find(in: read + [result.words.map(\.text).joined(separator: " ")])
-      ?? PaymentCardNumber.findMasked(in: read)
-    {
-      payment = PaymentInfo(network: match.network, last4: match.last4)
-      texts = PaymentCardNumber.maskAllGroups(read, last4: match.last4)
-    } else if PaymentCardRedaction.namesPaymentCard(read) {
-      // A network's name or an expiry label, but no whole number: tesseract split it into groups
-      // on separate lines or misread a digit, and each group is still part of the number.
-      texts = PaymentCardNumber.maskAllGroups(read, last4: nil)
-    }
+    let (payment, texts, hidesNumber) = Self.paymentCard(result)
     let lines = zip(result.lines, texts).map { line, text in
       TextLine(text: text, box: line.box, confidence: Rounding.tenths(line.confidence))
     }
@@ -218,9 +206,38 @@ public final class OCRStage: Stage {
         name: NameSuggestion(
           suggested: names.first, alternatives: Array(names.dropFirst().prefix(3)),
           catalogSpelling: catalogSpelling ? true : nil),
-        payment: payment,
+        payment: payment, hidesNumber: hidesNumber,
         notes: result.timedOut
           ? ["ocr timed out after \(deadline) ms of CPU time; text may be incomplete"] : []))
+  }
+
+  /// A payment card's network and last four, the lines with any card number masked, and whether
+  /// a number was hidden on a card not taken for a payment card.
+  private static func paymentCard(_ result: TesseractEngine.Result) -> (
+    payment: PaymentInfo?, texts: [String], hidesNumber: Bool
+  ) {
+    let read = result.lines.map(\.text)
+    let number = PaymentCardNumber.find(in: read + [result.words.map(\.text).joined(separator: " ")])
+    if let match = (PaymentCardNumber.saysPaymentCard(read) ? number : nil)
+      ?? PaymentCardNumber.findMasked(in: read)
+    {
+      return (
+        PaymentInfo(network: match.network, last4: match.last4),
+        PaymentCardNumber.maskAllGroups(read, last4: match.last4), false
+      )
+    }
+    if let number {
+      // A number that may be a payment card's but nothing else on the card says so: most often a
+      // loyalty programme's. The card is not taken for a payment card (it stays exportable), but
+      // its number is hidden all the same, in the lines and on the crop.
+      return (nil, PaymentCardNumber.maskAllGroups(read, last4: number.last4), true)
+    }
+    if PaymentCardRedaction.namesPaymentCard(read) {
+      // A network's name or an expiry label, but no whole number: tesseract split it into groups
+      // on separate lines or misread a digit, and each group is still part of the number.
+      return (nil, PaymentCardNumber.maskAllGroups(read, last4: nil), false)
+    }
+    return (nil, read.map(PaymentCardNumber.mask), false)
   }
 
   /// Milliseconds left to the readings of `item`: `timeout_ms` of this thread's CPU time from

@@ -49,7 +49,7 @@ public struct PaymentCardRedaction: Sendable, Equatable {
 
   /// Whether the text says the card is a payment card.
   static func isPaymentCard(_ text: CardText) -> Bool {
-    text.payment != nil || namesPaymentCard(text.lines.map(\.text))
+    text.payment != nil || text.hidesNumber || namesPaymentCard(text.lines.map(\.text))
   }
 
   /// Whether a line names a card network or an expiry label ("VALID THRU"): a payment card even

@@ -46,6 +46,17 @@ final class MaskedCardNumberTests: XCTestCase {
     XCTAssertNil(PaymentCardNumber.findMasked(in: ["VISA", "•••• 1881", "eeee 4242"]))
   }
 
+  /// A Luhn-valid number needs the card to say "payment card" too: a network, an expiry label or
+  /// an expiry date; a member number alone does not.
+  func testWhatSaysPaymentCard() {
+    XCTAssertTrue(PaymentCardNumber.saysPaymentCard(["4000 0566 5566 5556", "VALID THRU 12/29"]))
+    XCTAssertTrue(PaymentCardNumber.saysPaymentCard(["Nordbank", "VISA"]))
+    XCTAssertTrue(PaymentCardNumber.saysPaymentCard(["Nordbank", "MARIE DUBOIS", "09 / 29"]))
+    XCTAssertFalse(PaymentCardNumber.saysPaymentCard(["Carte Monoprix", "4970 1012 3456 7890"]))
+    XCTAssertFalse(PaymentCardNumber.saysPaymentCard(["Member since 03/2019", "NUMERO CLIENT"]))
+    XCTAssertFalse(PaymentCardNumber.saysPaymentCard(["Rabatt 13/25 %"]))
+  }
+
   func testTwoNetworksNamedIsNoNetwork() {
     XCTAssertNil(PaymentCardNumber.findMasked(in: ["VISA", "mastercard", "•••• 1881"]))
   }

@@ -55,6 +55,19 @@ final class PaymentCardRedactionTests: XCTestCase {
     XCTAssertNil(PaymentCardRedaction.plan(text: nil, textWasDue: false, width: 1012, height: 638))
   }
 
+  /// A number that may be a payment card's on a card that says nothing else of the kind
+  /// (`OCRStage` leaves it no `payment`): its number row is painted all the same.
+  func testAHiddenNumberIsPaintedWithoutAPayment() throws {
+    var loyalty = text(
+      [line("Carte Monoprix", 60, 60, 300, 50), line("•••• •••• •••• 9762", 80, 400, 500, 30)],
+      name: "Carte Monoprix")
+    XCTAssertNil(PaymentCardRedaction.plan(text: loyalty, textWasDue: true, width: 1012, height: 638))
+    loyalty.hidesNumber = true
+    let plan = try XCTUnwrap(
+      PaymentCardRedaction.plan(text: loyalty, textWasDue: true, width: 1012, height: 638))
+    XCTAssertTrue(plan.regions.contains { $0.y <= 410 && 410 < $0.maxY })
+  }
+
   /// A misread digit fails the Luhn check, but `VISA` still says what the card is; with no line
   /// placing the number, or no reading at all, the lower two thirds are pixelated.
   func testConservativeWithoutANumberRead() throws {
