@@ -73,6 +73,13 @@ struct ScreenCardRefiner {
   /// within (2/3: the step a third of them reach), not the median: a card's black band on a dark
   /// theme hides its sides over half of them.
   var placedSideShare = 2.0 / 3
+  /// A quad narrower than this share of the screen is a piece of a card, grown out to the card
+  /// (`cardAround`; train cards wholly on a screen: 0.70 of its width and more)...
+  var growWidth = 0.5
+  /// ...whose sides may lie this share of the screen's width inside the quad's (a carousel's quad
+  /// spilling past the card's side: 2.4-2.8 % on train). Fitted with
+  /// `bench/cards/fit_screen_refiner.py` (ninth fit, seeds 8431, 8311, 8711, 8911).
+  var growSpill = 0.03
   /// A quad this many card heights tall (for its width) is a card with something below it.
   var tallness = 1.25
   /// Largest angle, in degrees, between a side and the image's axes for the quad to be upright.
@@ -190,6 +197,59 @@ struct ScreenCardRefiner {
     guard y1 - y0 > tallness * height else { return nil }
     let top = Box(x0: x0, y0: y0, x1: x1, y1: min(y1, y0 + 1.3 * height))
     return search(top, reach: aboveReach, weakest: 2 * minimumStep)
+  }
+
+  /// The card around an upright `quad` that is only a piece of it (a band, a logo or a barcode of
+  /// a card in a carousel): a quad narrower than `growWidth` of the screen grows out to the
+  /// largest rectangle of the card's aspect around it, at least that wide, whose four sides are
+  /// steps of at least twice `minimumStep`. Each side's step is the median over the quad's own
+  /// span, as the card holds the quad; its sides may lie up to `growSpill` of the screen's width
+  /// inside the quad's, which in a carousel spills over the card's side into the next card.
+  func cardAround(_ quad: [Point]) -> [Point]? {
+    guard Quad.isSquareToAxes(quad, withinDegrees: maximumTilt) else { return nil }
+    let xs = quad.map(\.x), ys = quad.map(\.y)
+    let (x0, y0) = (max(0, Int(xs.min()!.rounded())), max(0, Int(ys.min()!.rounded())))
+    let (x1, y1) = (min(image.width, Int(xs.max()!.rounded())), min(image.height, Int(ys.max()!.rounded())))
+    let screen = Double(image.width)
+    guard x1 > x0, y1 > y0, Double(x1 - x0) < growWidth * screen else { return nil }
+    let tallest = Int(screen / CardDetector.cardAspect), spill = Int(growSpill * screen)
+    let lefts = strongPeaks(from: 1, to: x0 + spill, vertical: true, span: y0..<y1)
+    let rights = strongPeaks(from: x1 - spill, to: image.width - 1, vertical: true, span: y0..<y1)
+    let tops = strongPeaks(from: y1 - tallest, to: y0 + spill, vertical: false, span: x0..<x1)
+    let bottoms = strongPeaks(from: y1 - spill, to: y0 + tallest, vertical: false, span: x0..<x1)
+    var best: (score: Double, quad: [Point])?
+    for l in lefts {
+      for r in rights where Double(r - l) >= growWidth * screen {
+        for t in tops {
+          for b in bottoms where b > t {
+            let width = Double(r - l), height = Double(b - t)
+            let error = abs(width / height / CardDetector.cardAspect - 1)
+            guard error <= aspectTolerance else { continue }
+            let score = width * height * exp(-(error / aspectSpread) * (error / aspectSpread))
+            guard score > best?.score ?? 0 else { continue }
+            let (l, t, r, b) = (Double(l), Double(t), Double(r), Double(b))
+            best = (score, [Point(l, t), Point(r, t), Point(r, b), Point(l, b)])
+          }
+        }
+      }
+    }
+    return best?.quad
+  }
+
+  /// The positions from `start` to `end` where the median step over `span` peaks sharply at
+  /// twice `minimumStep` or more; the steps just outside count as neighbours.
+  private func strongPeaks(from start: Int, to end: Int, vertical: Bool, span: Range<Int>) -> [Int] {
+    let limit = (vertical ? image.width : image.height) - 1
+    let (lo, hi) = (max(1, start - 4), min(limit, end + 4))
+    guard lo <= hi, !span.isEmpty else { return [] }
+    let positions = Array(lo...hi)
+    let steps = positions.map { medianStep(at: $0, vertical: vertical, span: span) }
+    var found: [Int] = []
+    for i in steps.indices where positions[i] >= start && positions[i] <= end && steps[i] >= 2 * minimumStep {
+      let left = i > 0 ? steps[i - 1] : 0, right = i + 1 < steps.count ? steps[i + 1] : 0
+      if steps[i] >= left && steps[i] >= right && standsOut(i, in: steps) { found.append(positions[i]) }
+    }
+    return found
   }
 
   private struct Box {

@@ -84,13 +84,15 @@ public final class CardDetectStage: Stage {
 
   /// An upright quad is a card drawn square to a screen: its sides moved in to the card's own
   /// edge, out of a drop shadow or glow; a card above it taken instead when the quad is a panel
-  /// the app draws below its card, and the card at its top when the quad runs on below it.
+  /// the app draws below its card, the card at its top when the quad runs on below it, and the
+  /// card around it when the quad is only a piece of a card (a band or a logo in a carousel).
   private func onScreen(_ quad: [Point], in image: Bitmap) -> [Point] {
     guard options.screenRefinement else { return quad }
     let refiner = ScreenCardRefiner(image: image)
     let refined = refiner.refine(quad) ?? quad
     let card = refiner.cardAbove(refined) ?? refined
-    return refiner.cardAtTop(card) ?? card
+    let top = refiner.cardAtTop(card) ?? card
+    return refiner.cardAround(top) ?? top
   }
 
   /// The whole wallet pass a screenshot shows, in full-resolution pixels, unless the screen

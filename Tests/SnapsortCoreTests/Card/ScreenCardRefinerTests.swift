@@ -218,4 +218,34 @@ final class ScreenCardRefinerTests: XCTestCase {
       XCTAssertGreaterThanOrEqual(refined.map(\.x).min() ?? -1, 0)
     }
   }
+
+  /// `image` with a white rectangle (a barcode's panel, a logo) painted over x 260..<460, y 380..<480.
+  private func withPanel(_ image: Bitmap) -> Bitmap {
+    Bitmap(width: image.width, height: image.height, format: .rgb) { out in
+      for i in 0..<image.pixels.count { out[i] = image.pixels[i] }
+      for y in 380..<480 {
+        for x in 260..<460 {
+          for k in 0..<3 { out[(y * image.width + x) * 3 + k] = 255 }
+        }
+      }
+    }
+  }
+
+  func testAQuadThatIsOnlyAPieceOfTheCardGrowsOutToTheCard() throws {
+    let image = withPanel(screenshot(blur: 20, shadowAlpha: 0.4))
+    let piece = [Point(260, 380), Point(460, 380), Point(460, 480), Point(260, 480)]
+    let refiner = ScreenCardRefiner(image: image)
+    try assertCorners(refiner.cardAround(piece), within: 1)
+    // A quad as wide as a card on the screen is no piece of one.
+    XCTAssertNil(refiner.cardAround(truth))
+  }
+
+  func testAPieceWithNoCardAroundItStays() {
+    // The same white rectangle on the bare theme: no four strong steps of the card's aspect.
+    let bare = Bitmap(width: 720, height: 1400, format: .rgb) { out in
+      for i in 0..<(720 * 1400 * 3) { out[i] = 242 }
+    }
+    let piece = [Point(260, 380), Point(460, 380), Point(460, 480), Point(260, 480)]
+    XCTAssertNil(ScreenCardRefiner(image: withPanel(bare)).cardAround(piece))
+  }
 }
