@@ -167,8 +167,18 @@ struct ItemAssembly {
     return continuationIndent.contains(left - first)
   }
 
+  /// Over the first item a column heading (`ItemHeading.isColumnHeading`) is none of its rows, nor
+  /// is any row above it: a first amount row without words of its own (`238 1 10.00 10.00`) would
+  /// take `ITEM QTY U/P AMOUNT` as its description.
+  private mutating func dropHeadingRows() {
+    guard items.isEmpty, let heading = waitingRows.lastIndex(where: { ItemHeading.isColumnHeading($0.text) })
+    else { return }
+    waitingRows.removeFirst(heading + 1)
+  }
+
   private mutating func readQuantityRow(_ row: ItemRow, nextPrice: Money?) {
     guard let quantity = row.quantity, let unitPrice = row.unitPrice else { return }
+    dropHeadingRows()
     let product = ReceiptItems.multiply(quantity, unitPrice)
     if row.amount == nil, !row.hasWords, nextPrice == product {
       quantityAbove = (quantity, unitPrice)
@@ -217,6 +227,9 @@ struct ItemAssembly {
 
   private mutating func readPricedRow(_ row: ItemRow, amount: Money) {
     let ownWords = row.hasWords
+    // Rows of words over it, even a heading alone, make the row an item: its amount is kept.
+    let described = ownWords || !waiting.isEmpty
+    dropHeadingRows()
     // Above the first item a row of words is as likely a header (a column heading, a cashier)
     // as a description: the first item takes it only when its own row has no words. Where
     // descriptions stand below their amounts, a row of words above is never this item's, and a
@@ -232,7 +245,7 @@ struct ItemAssembly {
         ?? false
       waitingRows = indented ? Array(waitingRows.suffix(1)) : []
     }
-    guard ownWords || !waiting.isEmpty || continuation == .below else {
+    guard described || continuation == .below else {
       quantityAbove = nil
       return
     }

@@ -22,14 +22,41 @@ enum ItemHeading {
     "uprice", "user", "wartość", "wydr",
   ]
 
+  /// Letters from which a word one edit from a heading word is read as that word (`DESIGNATION`,
+  /// `DOCUMENT`): fitted by bench/receipts/fit_heading_fold.py on train rows as the tolerance that
+  /// turns no item row of `sroie_dev` folds 0-3 (true lines and OCR rows) or of train renders into
+  /// a heading (at 7, OCR's `Kontant` would be read as `montant`).
+  static let misreadLetters = 8
+
   /// A row with a heading word (OCR misreads the others of a heading: `Iter Gty RSP Amount`; on
   /// the printed lines of train renders seeds 91 and 92, one of 4582 item descriptions holds one),
   /// or a label and its value (`Table: 5`).
   static func isHeading(_ text: String) -> Bool {
     text.contains(":")
-      || text.lowercased().split(separator: " ").contains {
-        words.contains(String($0.filter { $0.isLetter }))
+      || text.lowercased().split(separator: " ").contains { token in
+        let word = String(token.filter { $0.isLetter })
+        return words.contains(word)
+          || word.count >= misreadLetters
+            && longWords.contains {
+              EditDistance.levenshtein(word, $0) <= 1
+            }
       }
+  }
+  private static let longWords = words.filter { $0.count >= misreadLetters }
+
+  /// Words with letters from which a heading row without digits is a row of column headings
+  /// (`ITEM QTY PRICE AMOUNT`, OCR's `Iter Gty RSP Amount!`) rather than a description with a
+  /// heading word (`DOLE PINEAPPLE PCS`, OCR's `Tel (B)` for `Teh`): fitted by
+  /// bench/receipts/fit_heading_fold.py on the rows right over the first priced row of
+  /// `sroie_dev` folds 0-3 and train renders (with 3 words, items are still among them).
+  static let columnWords = 4
+
+  /// A heading row of `columnWords` words or more and no digit: where the first item's amount row
+  /// has no words, the rows of words over it are taken as its description, so only a heading that
+  /// is no item's own row may be left out.
+  static func isColumnHeading(_ text: String) -> Bool {
+    isHeading(text) && !text.contains(where: \.isNumber)
+      && text.split(separator: " ").filter { $0.contains(where: \.isLetter) }.count >= columnWords
   }
 
   /// A row that closes the header over the first item's own rows: a rule, a date or a heading.

@@ -352,6 +352,35 @@ final class ReceiptItemsTests: XCTestCase {
     XCTAssertFalse(ItemHeading.isHeading("Halfvolle melk"))
   }
 
+  /// `sroie_dev` folds 0-3 (`238 1 10.00 10.00` under `ITEM QTY U/P DISC% AMOUNT`): the first
+  /// amount row without words of its own keeps its amount, but not the heading over it as its
+  /// description, nor the rows above the heading.
+  func testTheFirstAmountRowWithoutWordsTakesNoHeading() {
+    let read = items([
+      "SHOP", "Organic", "ITEM QTY PRICE AMOUNT", "1 10.00 10.00", "Milk 3.00", "TOTAL 13.00",
+    ])
+    XCTAssertEqual(read.map(\.amount), [Money(cents: 1000), Money(cents: 300)])
+    XCTAssertFalse(read[0].description.contains("ITEM") || read[0].description.contains("Organic"))
+    let rows = items([
+      "SHOP", "ITEM QTY PRICE AMOUNT", "Organic", "1 10.00 10.00", "Milk 3.00", "TOTAL 13.00",
+    ])
+    XCTAssertEqual(rows.map(\.description).first, "Organic")
+    XCTAssertTrue(ItemHeading.isColumnHeading("Iter Gty RSP Amount!"))
+    XCTAssertFalse(ItemHeading.isColumnHeading("DOLE PINEAPPLE PCS"))
+    XCTAssertFalse(ItemHeading.isColumnHeading("BATTERY AA 4PCS BOX"))
+    let item = items(["SHOP", "Organic", "BATTERY AA 4PCS BOX", "1 10.00 10.00", "Milk 3.00", "TOTAL 13.00"])
+    XCTAssertEqual(item.map(\.description).first, "BATTERY AA 4PCS BOX")
+  }
+
+  /// A heading word of eight letters or more that OCR misread by one letter is still one; a
+  /// shorter word one letter from a heading word is not (`Kontant`, `montant`).
+  func testALongHeadingWordMisreadByOneLetterIsStillOne() {
+    XCTAssertTrue(ItemHeading.isHeading("DESCRIPTON QTY"))
+    XCTAssertTrue(ItemHeading.isHeading("DESIGNATION P.U. QTE"))
+    XCTAssertFalse(ItemHeading.isHeading("Kontant"))
+    XCTAssertFalse(ItemHeading.isHeading("Organic Bananas"))
+  }
+
   /// Train family cut_names: a quantity row without an amount that comes to the item above it
   /// takes the rows of words between them as that item's description, not as an item of its own.
   func testAQuantityRowBelowTakesTheRowsAboveItToItsItem() {
