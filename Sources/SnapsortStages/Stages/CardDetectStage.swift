@@ -9,7 +9,7 @@ import SnapsortNative
 public final class CardDetectStage: Stage {
   public static let name = "detect_card"
   public static let summary =
-    "Find the card's corners (ID-1 aspect prior, Hough lines, edge support, centrality, the card around its code panel, sub-pixel refit; exact pixel steps in screenshots)"
+    "Find the card's corners (ID-1 aspect prior, Hough lines, edge support, centrality, the card around its code panel, sub-pixel refit; exact pixel steps in screenshots, a quad that is only a piece of a carousel card grown out to the card)"
   public static let needs: [any Artifact.Type] = [ImagePixels.self, ImageFile.self]
   public static let produces: [any Artifact.Type] = [CardGeometry.self]
 
