@@ -90,7 +90,7 @@ struct ItemAssembly {
     } else if Self.isDescriptionRow(line) {
       readDescriptionRow(
         row, ofWords: !Self.isPackSize(line) || Self.gluedPackSize.firstMatch(in: line.text) != nil)
-    } else if !waiting.isEmpty, Self.isWordEnd(line) {
+    } else if !waitingRows.isEmpty, Self.isWordEnd(line) {
       readDescriptionRow(row, ofWords: false)
     } else {
       waitingRows = []
@@ -187,14 +187,14 @@ struct ItemAssembly {
     if row.description.filter(\.isLetter).count >= 2 && items.isEmpty && !firstTakesRowsAbove {
       waitingRows = []
     }
-    if row.amount == nil, !row.hasWords, !waiting.isEmpty, let last = items.last, last.amount == product,
-      rowsBelowLast + waiting.count <= Self.descriptionRows
+    if row.amount == nil, !row.hasWords, !waitingRows.isEmpty, let last = items.last, last.amount == product,
+      rowsBelowLast + waitingRows.count <= Self.descriptionRows
     {
       // The item above came to what this row does: the rows of words between its amount row and
       // its quantity row continue its description (`Yaourt nature  2,94` / `fermier` / `2 x 1,47`).
       let description = ([last.item.description] + waiting).joined(separator: " ")
       items[items.count - 1] = ReceiptItems.make(description, quantity, unitPrice, product)
-      rowsBelowLast += waiting.count
+      rowsBelowLast += waitingRows.count
       waitingRows = []
       unclaimedRows = 0
       quantityAbove = nil
@@ -204,7 +204,7 @@ struct ItemAssembly {
     if let amount = row.amount {
       if !description.isEmpty {
         append(description, quantity, unitPrice, amount)
-      } else if let last = items.last, last.amount == amount, waiting.isEmpty {
+      } else if let last = items.last, last.amount == amount, waitingRows.isEmpty {
         // The quantity row under an item that already shows its amount.
         items[items.count - 1] = ReceiptItems.make(last.item.description, quantity, unitPrice, amount)
       } else {
@@ -218,7 +218,7 @@ struct ItemAssembly {
     } else {
       // The item above it printed another amount: one of the two was misread, or the row is the
       // next item's, printed above it.
-      if waiting.isEmpty { noteAlternative(quantity, unitPrice, product) }
+      if waitingRows.isEmpty { noteAlternative(quantity, unitPrice, product) }
       quantityAbove = (quantity, unitPrice)
       return
     }
@@ -228,7 +228,7 @@ struct ItemAssembly {
   private mutating func readPricedRow(_ row: ItemRow, amount: Money) {
     let ownWords = row.hasWords
     // Rows of words over it, even a heading alone, make the row an item: its amount is kept.
-    let described = ownWords || !waiting.isEmpty
+    let described = ownWords || !waitingRows.isEmpty
     dropHeadingRows()
     // Above the first item a row of words is as likely a header (a column heading, a cashier)
     // as a description: the first item takes it only when its own row has no words. Where
@@ -278,8 +278,8 @@ struct ItemAssembly {
   ) {
     items.append(ReceiptItems.make(description, quantity, unitPrice, amount))
     lastItemLeft = waitingRows.first?.left ?? rowLeft
-    joinedRows += waiting.count
-    if items.count > 1 { laterJoinedRows += waiting.count }
+    joinedRows += waitingRows.count
+    if items.count > 1 { laterJoinedRows += waitingRows.count }
     waitingRows = []
     quantityAbove = nil
     unclaimedRows = 0

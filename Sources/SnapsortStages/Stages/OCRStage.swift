@@ -218,7 +218,7 @@ public final class OCRStage: Stage {
   ) {
     let read = result.lines.map(\.text)
     let number = PaymentCardNumber.find(in: read + [result.words.map(\.text).joined(separator: " ")])
-    if let match = (PaymentCardNumber.saysPaymentCard(read) ? number : nil)
+    if let match = number.flatMap({ PaymentCardNumber.saysPaymentCard(read) ? $0 : nil })
       ?? PaymentCardNumber.findMasked(in: read)
     {
       return (

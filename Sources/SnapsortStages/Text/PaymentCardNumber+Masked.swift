@@ -72,8 +72,8 @@ extension PaymentCardNumber {
     return token.allSatisfy { !$0.isLetter || $0.isLowercase }
   }
 
-  private static let networkNames: [(words: [String], network: String)] = [
-    ("visa", "visa"), ("mastercard", "mastercard"), ("maestro", "maestro"), ("amex", "amex"),
-    ("american express", "amex"), ("unionpay", "unionpay"), ("diners club", "diners"), ("jcb", "jcb"),
-  ].map { (ReceiptKeywords.fold($0.0).split(separator: " ").map(String.init), $0.1) }
+  /// `PaymentCardRedaction.networks`, each name as its folded words.
+  private static let networkNames = PaymentCardRedaction.networks.map {
+    (words: ReceiptKeywords.fold($0.name).split(separator: " ").map(String.init), network: $0.network)
+  }
 }

@@ -130,10 +130,13 @@ public struct PaymentCardRedaction: Sendable, Equatable {
     expiryLabels: expiryLabels.map(ReceiptKeywords.fold)
   )
 
-  /// Card networks' names, as printed on their cards.
-  static let networkNames = [
-    "visa", "mastercard", "maestro", "amex", "american express", "unionpay", "diners club", "jcb",
+  /// Card networks' names, as printed on their cards, and the network each names (the ids of
+  /// `PaymentCardNumber.network(of:)`).
+  static let networks: [(name: String, network: String)] = [
+    ("visa", "visa"), ("mastercard", "mastercard"), ("maestro", "maestro"), ("amex", "amex"),
+    ("american express", "amex"), ("unionpay", "unionpay"), ("diners club", "diners"), ("jcb", "jcb"),
   ]
+  static let networkNames = networks.map(\.name)
 
   /// Expiry labels only payment cards print.
   static let paymentExpiryLabels = ["valid thru", "good thru", "valid through", "month year"]
