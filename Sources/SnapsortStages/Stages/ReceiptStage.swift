@@ -126,9 +126,11 @@ public final class ReceiptStage: Stage {
     guard [3, 4, 6].contains(options.pageSegmentation) else {
       throw ConfigError(path: "page_segmentation", "use 4 (one column), 6 (single block) or 3 (auto)")
     }
-    guard (0...100).contains(options.orientationCheckBelow), (0...100).contains(options.turnConfidentAt)
-    else {
+    guard (0...100).contains(options.orientationCheckBelow) else {
       throw ConfigError(path: "orientation_check_below", "use word confidences from 0 (off) to 100")
+    }
+    guard (0...100).contains(options.turnConfidentAt) else {
+      throw ConfigError(path: "turn_confident_at", "use a word confidence from 0 to 100")
     }
     guard options.turnLead >= 0 else {
       throw ConfigError(path: "turn_lead", "must be 0 or more (a share of the page's confident characters)")

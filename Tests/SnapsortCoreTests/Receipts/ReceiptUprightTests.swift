@@ -54,7 +54,10 @@ final class ReceiptUprightTests: XCTestCase {
     XCTAssertThrowsError(try ReceiptStage.validate(wrong, context: StageContext()))
     wrong = set
     wrong.turnConfidentAt = 120
-    XCTAssertThrowsError(try ReceiptStage.validate(wrong, context: StageContext()))
+    XCTAssertThrowsError(try ReceiptStage.validate(wrong, context: StageContext())) { error in
+      XCTAssertEqual(
+        (error as? ConfigError)?.path, "turn_confident_at", "the error names the option at fault")
+    }
   }
 
   /// SNAPSORT_UPRIGHT_TRACE's line is what bench/receipts/fit_upright.py splits: seven
