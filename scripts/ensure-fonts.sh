@@ -1,7 +1,7 @@
 #!/bin/sh
-# Installs the Debian font packages that bench/gen/cards.py renders with (a dev tool, never the
-# product). Idempotent: apt-get runs only when a package is not installed yet, so a second call is
-# instant. Run as root (or with sudo available).
+# Installs the Debian font packages that bench/gen/cards.py and bench/gen/receipts.py render with
+# (dev tools, never the product). Idempotent: apt-get runs only when a package is not installed
+# yet, so a second call is instant. Run as root (or with sudo available).
 set -eu
 
 PACKAGES="
@@ -18,6 +18,7 @@ fonts-quattrocento fonts-yrsa-rasa
 fonts-dancingscript fonts-kaushanscript fonts-leckerli-one fonts-kristi fonts-dkg-handwriting
 fonts-averia-gwf fonts-averia-sans-gwf fonts-averia-serif-gwf
 fonts-firacode fonts-jetbrains-mono fonts-hack-ttf fonts-courier-prime fonts-ocr-b
+fonts-croscore fonts-noto-mono fonts-inconsolata fonts-hack
 "
 
 # One dpkg-query for all packages: the installed ones are listed as "NAME install ok installed".
