@@ -78,8 +78,8 @@ def fold(s):
 
 @functools.lru_cache(maxsize=None)
 def words(name, near_legal=False):
-    """near_legal: a word of 3+ characters one edit from a legal form of 3+ is one too when a
-    legal form spelled exactly stands beside it (`SDN BAD`, `SDS BHD`)."""
+    """near_legal: a word of 3+ characters one edit (or `near_legal` edits, an int) from a legal
+    form of 3+ is one too when a legal form spelled exactly stands beside it (`SDN BAD`, `SDS BHD`)."""
     s = re.sub(r"\([^)]*\)", " ", fold(name))
     legal = {cfold(w) for w in LEGAL}
     tokens = [cfold(t) for t in re.findall(r"[^\W_]+|¥", s)]
@@ -88,7 +88,7 @@ def words(name, near_legal=False):
     def is_legal(i):
         if exact[i]: return True
         beside = (i > 0 and exact[i - 1]) or (i + 1 < len(tokens) and exact[i + 1])
-        return near_legal and beside and len(tokens[i]) >= 3 and any(lev(tokens[i], w) <= 1 for w in long_legal)
+        return near_legal and beside and len(tokens[i]) >= 3 and any(lev(tokens[i], w) <= near_legal for w in long_legal)
     return tuple(t for i, t in enumerate(tokens) if not is_legal(i))
 
 
@@ -216,7 +216,8 @@ def main():
     rows = {}
     for out in args.outputs:
         for line in open(os.path.join(out, "records.jsonl")):
-            r = json.loads(line); stem = r["file"].rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            # A variant (`sroie_000~margins.jpg`, bench/kind/augment.py) is scored as its source.
+            r = json.loads(line); stem = r["file"].rsplit("/", 1)[-1].rsplit(".", 1)[0].split("~")[0]
             rc = r.get("receipt")
             if stem in truth and rc and rc.get("merchant"):
                 rows[stem] = (rc["merchant"], [t["text"] for t in rc.get("text") or []], r["file"])
@@ -284,4 +285,5 @@ def refit_names(rows, train, truth, folds, data, apart, top, apart_weight):
     return (t, w, wr, near, short)
 
 
-main()
+if __name__ == "__main__":
+    main()
