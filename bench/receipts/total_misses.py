@@ -16,6 +16,14 @@ Each wrong total is put in one of:
   elsewhere      not a candidate otherwise.
 `--fold K` only fold K of folds.json, `--train K` all SROIE folds but K (the default: all SROIE);
 `--show` prints each miss with the rows that name a total, a rounding or a payment;
+`--detail EXTRACTED.jsonl` splits `not chosen` by what speaks for the answer among its candidates
+(EXTRACTED: `snapsort receipt-text --records RECORDS.jsonl --json`, the extractor again on the
+same rows without the stage's re-reading of the total's line):
+  reread         the extractor alone chose the answer; the total line's re-reading replaced it;
+  arithmetic     the page's own sums make the answer (cash less change, subtotal with tax or
+                 savings, the items' sum, the VAT table's gross, a payment of it), another won;
+  label garbled  no total label on the answer's row or beside it (OCR lost the word), no sum;
+  outweighed     the answer has a total label, another labelled amount won;
 `--payments` counts, over the same receipts, how often the chosen total is right where cash given
 less change returned (the evidence's `cash_change` amount) makes it, and which of the two is right
 where they differ (why `ReceiptExtractor.paymentsConfirm` only confirms a total, never picks one).
@@ -64,15 +72,34 @@ def cause(record, evidence, want):
     return ("misread", confusion) if confusion else ("elsewhere", None)
 
 
+SUMS = ["cash_change", "arithmetic", "items_sum", "vat_gross", "payment"]
+LABELS = ["total_label", "label_above", "label_below"]
+
+
+def detail(evidence, extracted, want):
+    """The `not chosen` miss's sub-cause (see the docstring)."""
+    if extracted is not None and amount((extracted.get("receipt") or {}).get("total")) == want:
+        return "not chosen: reread"
+    answer = next(c["features"] for c in evidence.get("candidates", []) if amount(c["value"]) == want)
+    if any(answer.get(n, 0) > 0 for n in SUMS):
+        return "not chosen: arithmetic"
+    if not any(answer.get(n, 0) > 0 for n in LABELS):
+        return "not chosen: label garbled"
+    return "not chosen: outweighed"
+
+
 def main(argv):
     paths, evidence_paths, fold, train, show, payments, i = [], [], None, None, False, None, 0
+    extracted = None
     here = os.path.dirname(os.path.abspath(__file__))
     data = os.path.join(here, "..", "..", "..", "shared", "data", "receipts")
     while i < len(argv):
         a = argv[i]
-        if a in ("--evidence", "--fold", "--train", "--data"):
+        if a in ("--evidence", "--fold", "--train", "--data", "--detail"):
             value, i = argv[i + 1], i + 1
-            if a == "--evidence":
+            if a == "--detail":
+                extracted = load([value])
+            elif a == "--evidence":
                 evidence_paths.append(value)
             elif a == "--data":
                 data = value
@@ -104,6 +131,8 @@ def main(argv):
             right += 1
             continue
         kind, confusion = cause(records[s], evidence.get(s, {}), want)
+        if kind == "not chosen" and extracted is not None:
+            kind = detail(evidence.get(s, {}), extracted.get(s), want)
         causes[kind] += 1
         if confusion:
             confusions[confusion] += 1
