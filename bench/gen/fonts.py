@@ -71,31 +71,39 @@ def category(family):
     return "sans"
 
 
-def _scan():
+def _font_files():
+    """The font files a scan reads, sorted: cheap to list, so the cache can tell when a font
+    package was installed or removed since it was written."""
+    paths = []
+    for base in FONT_DIRS:
+        for root, _, files in os.walk(base):
+            for fn in files:
+                if not fn.lower().endswith((".ttf", ".otf")):
+                    continue
+                if "/noto/" in root.lower() + "/" and not re.match(r"^Noto(Sans|Serif)(Mono|Display)?-", fn):
+                    continue
+                paths.append(os.path.join(root, fn))
+    return sorted(paths)
+
+
+def _scan(paths):
     from fontTools.ttLib import TTFont
 
     entries = []
-    for base in FONT_DIRS:
-        for root, _, files in os.walk(base):
-            for fn in sorted(files):
-                if not fn.lower().endswith((".ttf", ".otf")):
-                    continue
-                path = os.path.join(root, fn)
-                low = path.lower()
-                if "/noto/" in low and not re.match(r"^Noto(Sans|Serif)(Mono|Display)?-", fn):
-                    continue
-                try:
-                    font = TTFont(path, lazy=True, fontNumber=0)
-                    names = font["name"]
-                    fam = names.getDebugName(16) or names.getDebugName(1) or fn
-                    cmap = font.getBestCmap() or {}
-                except Exception:
-                    continue
-                key = family_key(fam)
-                if key.lower().startswith("noto") and key.lower() not in NOTO_KEEP:
-                    continue
-                entries.append({"path": path, "family": key, "name": names.getDebugName(4) or fn,
-                                "cmap": _ranges(sorted(cmap))})
+    for path in paths:
+        fn = os.path.basename(path)
+        try:
+            font = TTFont(path, lazy=True, fontNumber=0)
+            names = font["name"]
+            fam = names.getDebugName(16) or names.getDebugName(1) or fn
+            cmap = font.getBestCmap() or {}
+        except Exception:
+            continue
+        key = family_key(fam)
+        if key.lower().startswith("noto") and key.lower() not in NOTO_KEEP:
+            continue
+        entries.append({"path": path, "family": key, "name": names.getDebugName(4) or fn,
+                        "cmap": _ranges(sorted(cmap))})
     return entries
 
 
@@ -110,16 +118,21 @@ def _ranges(codes):
 
 
 def load(refresh=False):
-    """All usable font files: [{path, family, name, cmap(ranges)}], cached in bench/work/."""
+    """All usable font files: [{path, family, name, cmap(ranges)}], cached in bench/work/.
+
+    The cache holds only while the same font files are installed: a font package installed after
+    the cache was written (a held-out family among them) would otherwise be left out of every
+    render without a word, and the same seed would render a different set on another machine."""
+    paths = _font_files()
     if not refresh and os.path.exists(CACHE):
         with open(CACHE, encoding="utf-8") as f:
             data = json.load(f)
-        if data.get("dirs") == FONT_DIRS and all(os.path.exists(e["path"]) for e in data["fonts"]):
+        if data.get("dirs") == FONT_DIRS and data.get("files") == paths:
             return data["fonts"]
-    fonts = _scan()
+    fonts = _scan(paths)
     os.makedirs(os.path.dirname(CACHE), exist_ok=True)
     with open(CACHE, "w", encoding="utf-8") as f:
-        json.dump({"dirs": FONT_DIRS, "fonts": fonts}, f)
+        json.dump({"dirs": FONT_DIRS, "files": paths, "fonts": fonts}, f)
     return fonts
 
 
