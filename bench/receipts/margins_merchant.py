@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Where the merchant is lost on wide-margin scans (issue #23/#27, a bench tool, never the product):
-a run over `bench/kind/augment.py`'s `~margins` variants (named as their sources) against a run
-over the same receipts as scanned, per receipt and split by what the variant did to the scan.
+a run over `bench/kind/augment.py`'s `~margins` variants (`sroie_000~margins.jpg` as augment.py
+names them, or renamed as their sources) against a run over the same receipts as scanned, per
+receipt and split by what the variant did to the scan.
 
     margins_merchant.py MARGINS.jsonl PLAIN.jsonl[,MORE.jsonl] [--seed 20261125] [--list]
                         [--renders bench/work/kind/receipts-train]
@@ -34,7 +35,8 @@ def records(paths):
         for line in open(path, encoding="utf-8"):
             if line.strip():
                 r = json.loads(line)
-                out[score.stem(r["file"])] = r
+                # A variant is matched to its source by the source's stem (augment.py's `~margins`).
+                out[score.stem(r["file"]).split("~")[0]] = r
     return out
 
 
