@@ -86,13 +86,15 @@ def main():
     kinds = set(args.kinds.split(","))
     rows = []
     for truth, card, run in rendered_cards(args.pairs):
+        if truth.get("split") != "train":
+            sys.exit(f"{card['crop']}: a {truth.get('split')} render: fit on --split train renders only")
         if truth["kind"] not in kinds:
             continue
         target = hex_lab(truth["colors"][0]["hex"])
         grid = sample_grid(cv2.imread(os.path.join(run, card["crop"])))
         flat = grid.reshape(-1, 3)
-        shipped, share = area_colour(flat, area_labels(grid, 15))
         labels = area_labels(grid, 15)
+        shipped, share = area_colour(flat, labels)
         alts = {"all": tuple(np.median(flat, axis=0))}
         for w in args.joins.split(","):
             if w:
