@@ -10,6 +10,10 @@ background (`card.backgrounds[0]`) is ΔE00 ≥ 10 from the generator's largest 
 samples it, and each miss gets the first cause that holds:
 
   no crop                 the run cut no card out (a pass, or no quad found)
+  pass not found          the truth is a wallet pass (`pass_box`, no `quad`) and the record does
+                          not say `shape: pass`: the crop is a piece of the screen PassFinder did
+                          not take for the pass (classify_pass_misses.py tells why)
+  pass edges off          a pass marked as one, its quad IoU < 0.9 with the whole pass
   wrong quad              the crop's quad has IoU < 0.9 with the truth's
   colour shifted: glare   fewer than half as many samples within ΔE00 10 of the truth as the
                           region's share promises, the found colour lighter than the truth by
@@ -56,6 +60,13 @@ def ciede2000_many(grid, target):
 def cause(truth, card, run_dir):
     if not card.get("crop"):
         return "no crop"
+    if not truth.get("quad") and truth.get("pass_box"):
+        # A pass has no truth quad; before this check its wrong crop was filed as texture.
+        if card.get("shape") != "pass":
+            return "pass not found"
+        x0, y0, x1, y1 = truth["pass_box"]
+        if not card.get("quad") or iou([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], card["quad"]) < 0.9:
+            return "pass edges off"
     if truth.get("quad") and (not card.get("quad") or iou(truth["quad"], card["quad"]) < 0.9):
         return "wrong quad"
     target = hex_lab(truth["colors"][0]["hex"])

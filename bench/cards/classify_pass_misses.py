@@ -16,7 +16,8 @@ step across the pixel edge, a column either side allowed):
   shape               the sides step along the pass and it was still not taken: fit_pass_header.py's
                       twin of PassFinder finds no pass (margins, aspect, top or bottom row)
   card-at-top check   the twin finds the pass and an ID-1 card at its top, which refuses it ("own
-                      header" when PassFinder's own-header limits would let the pass stand)
+                      header" or "band inside" when PassFinder's own-part limits let the pass
+                      stand: a binary from before they were built refuses it)
   veto: card outside, or other   the twin finds the pass and no card at its top
   marked, edges off   marked a pass, its quad off the whole pass (IoU < 0.9)
 
@@ -102,7 +103,8 @@ def veto(image_path):
     offset, share, delta = header.measures(img, box, card)
     own = offset <= max(2, header.LIMITS["flush"] * (box[2] - box[0])) and share == 1.0 \
         and delta < header.LIMITS["same_paint"]
-    return "card-at-top check" + (" (own header)" if own else "")
+    band = header.band_inside(img, box, card)
+    return "card-at-top check" + (" (own header)" if own else " (band inside)" if band else "")
 
 
 def main():

@@ -100,7 +100,7 @@ struct PassFinder {
 
   /// Whether the row steps by `minimumStep` across the pixel edge at `x` or a column either side
   /// of it (a reduced copy spreads an edge over two columns).
-  private func steps(row y: Int, at x: Int) -> Bool {
+  func steps(row y: Int, at x: Int) -> Bool {
     let c = image.channels, w = image.width
     return image.pixels.withUnsafeBufferPointer { p in
       for edge in max(1, x - 1)...min(w - 1, x + 1) {

@@ -96,14 +96,16 @@ public final class CardDetectStage: Stage {
   }
 
   /// The whole wallet pass a screenshot shows, in full-resolution pixels, unless the screen
-  /// shows a card after all: an ID-1 card at the pass's top (a card with a panel or other cards
-  /// below it whose sides run on in one line), or the card found outside it (cards stacked below
-  /// the card a wallet shows).
+  /// shows a card after all: an ID-1 card at the pass's top that is not a part of the pass (a
+  /// card with a panel or other cards below it whose sides run on in one line), or the card found
+  /// outside it (cards stacked below the card a wallet shows).
   private func pass(in pixels: ImagePixels, besides card: [Point]?) -> (quad: [Point], confidence: Double)? {
     let image = pixels.analysis
-    guard let found = PassFinder(image: image).find(),
-      ScreenCardRefiner(image: image).cardAtTop(found.quad) == nil
-    else { return nil }
+    let finder = PassFinder(image: image)
+    guard let found = finder.find() else { return nil }
+    if let top = ScreenCardRefiner(image: image).cardAtTop(found.quad) {
+      guard finder.isOwnPart(top, of: found.quad) else { return nil }
+    }
     let scale = pixels.analysisScale
     let quad = found.quad.map { Point($0.x * scale, $0.y * scale) }
     if let card, Self.isCardShaped(card) {

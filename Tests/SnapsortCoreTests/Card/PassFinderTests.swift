@@ -10,8 +10,9 @@ final class PassFinderTests: XCTestCase {
   private typealias Box = (x0: Int, y0: Int, x1: Int, y1: Int)
 
   /// A light-theme screen of `width` × `height` with rounded panels in a brand colour, a white
-  /// code panel inside each, and slight noise as a JPEG leaves.
-  private func screen(width: Int = 400, height: Int = 860, panels: [Box]) -> Bitmap {
+  /// code panel inside each, a dark image band across each from `band` rows below its top for 130
+  /// rows when given, and slight noise as a JPEG leaves.
+  private func screen(width: Int = 400, height: Int = 860, panels: [Box], band: Int? = nil) -> Bitmap {
     let radius = 24
     var seed: UInt32 = 7
     return Bitmap(width: width, height: height, format: .rgb) { out in
@@ -21,6 +22,7 @@ final class PassFinderTests: XCTestCase {
           for b in panels where Self.inside(x, y, b, radius: radius) {
             let code = x > b.x0 + 60 && x < b.x1 - 60 && y > b.y1 - 140 && y < b.y1 - 40
             colour = code ? (255, 255, 255) : (190, 40, 50)
+            if let band, y >= b.y0 + band, y < b.y0 + band + 130 { colour = (30, 60, 35) }
           }
           let i = (y * width + x) * 3
           for (k, value) in [colour.0, colour.1, colour.2].enumerated() {
@@ -66,5 +68,23 @@ final class PassFinderTests: XCTestCase {
   func testAPhotoFrameIsNotSearched() {
     // A 3:4 portrait photo holding the same panel.
     XCTAssertNil(PassFinder(image: screen(width: 600, height: 800, panels: [(24, 120, 576, 740)])).find())
+  }
+
+  func testABandInsideThePassIsPartOfIt() {
+    // An ID-1 "card" from the band's top down, flush with the pass's sides: the band meets the
+    // sides with no corner, so the sides step on through its top and foot.
+    let image = screen(panels: [(16, 120, 384, 640)], band: 70)
+    let pass = [Point(16, 120), Point(384, 120), Point(384, 640), Point(16, 640)]
+    let band = [Point(16, 190), Point(384, 190), Point(384, 422), Point(16, 422)]
+    XCTAssertTrue(PassFinder(image: image).isBandInside(band, of: pass))
+    XCTAssertTrue(PassFinder(image: image).isOwnPart(band, of: pass))
+  }
+
+  func testACardAboveAPanelIsNoPartOfIt() {
+    // A card with its own rounded corners touching a panel below: its foot breaks the sides' steps.
+    let image = screen(panels: [(16, 120, 384, 352), (16, 352, 384, 760)])
+    let tall = [Point(16, 120), Point(384, 120), Point(384, 760), Point(16, 760)]
+    let card = [Point(16, 120), Point(384, 120), Point(384, 352), Point(16, 352)]
+    XCTAssertFalse(PassFinder(image: image).isOwnPart(card, of: tall))
   }
 }
