@@ -10,6 +10,9 @@ it), and which of the two values the label has.
 Labels: `NAME.json` beside the image (`total`), looked up in the --data folders (default: the
 three real-receipt folders and nothing else). Report only training data (folds 0-3 of folds.json,
 or `--split train` renders); the guard's effect on a held-out set is measured by a full run.
+Cash given less change returned (`KeyLineVote.paidLessChange`, the extractor's own payment
+reading) also bears a total out in the product; it is not replayed here (its keywords are the
+extractor's vocabularies), so a total it keeps shows here as `reread stands`.
 """
 import json
 import os

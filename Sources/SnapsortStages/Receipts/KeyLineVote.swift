@@ -20,17 +20,30 @@ enum KeyLineVote {
   }
 
   /// Whether the page's total stands on more than its own line: the receipt's amounts add up to
-  /// it, or another line prints the same amount (a card payment, a subtotal where no tax is
-  /// added). Re-readings of the one line share its crop and its stray marks (`TOTAL sys 39.93`
-  /// re-read as `139.93`), so they do not outvote that.
+  /// it, cash given less change returned makes it, or another line prints the same amount (a card
+  /// payment, a subtotal where no tax is added). Re-readings of the one line share its crop and
+  /// its stray marks (`TOTAL sys 39.93` re-read as `139.93`), so they do not outvote that.
   static func corroborated(_ receipt: ReceiptRecord, total: String, line: Int) -> Bool {
     if receipt.checks?.totalsConsistent == true { return true }
     if receipt.subtotal == nil, !receipt.items.isEmpty, receipt.checks?.problems.isEmpty == true {
       return true
     }
-    return (receipt.text ?? []).enumerated().contains { index, row in
+    let rows = receipt.text ?? []
+    if paidLessChange(rows)?.description == total { return true }
+    return rows.enumerated().contains { index, row in
       index != line && Money.amounts(in: row.text).contains { $0.money.magnitude.description == total }
     }
+  }
+
+  /// Cash given less change returned, as the extractor reads the payment rows: two other lines
+  /// that close on the total, where re-reading its line found "60.39" for a paid 70.30 less 10.00.
+  static func paidLessChange(_ rows: [TextLine]) -> Money? {
+    let lines = rows.enumerated().map { index, row in
+      ReceiptExtractor.prepare(index: index, text: row.text, confidence: row.confidence)
+    }
+    var payments = ReceiptExtractor.Payments()
+    for line in lines { ReceiptExtractor.readPayment(lines, line, into: &payments) }
+    return payments.cashLessChange
   }
 
   /// The value to keep: the page's, unless at least two re-readings agree on another one and

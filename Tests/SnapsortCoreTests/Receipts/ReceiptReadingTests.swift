@@ -206,6 +206,16 @@ final class KeyLineVoteTests: XCTestCase {
       "a total printed on the next row is not re-read from its label's row")
   }
 
+  func testCashLessChangeBearsOutThePagesTotalAgainstItsLinesRereadings() {
+    let paid = ReceiptExtractor().extract(
+      receiptRows(["SHOP", "TOTAL RM 60.30", "CASH RM 70.30", "CHANGE RM 10.00"]))
+    XCTAssertEqual(paid.total, Money(cents: 6030))
+    XCTAssertTrue(KeyLineVote.corroborated(paid, total: "60.30", line: 1))
+    let short = ReceiptExtractor().extract(
+      receiptRows(["SHOP", "TOTAL RM 60.30", "CASH RM 70.30", "CHANGE RM 9.00"]))
+    XCTAssertFalse(KeyLineVote.corroborated(short, total: "60.30", line: 1))
+  }
+
   func testADatePrintedTwiceOutvotesOneMisreadAndATimeIsNoDay() {
     XCTAssertEqual(ReceiptDate.dates(in: "27/06/18 09:49 - 27/06/18 10:08").count, 2)
     XCTAssertNil(ReceiptDate.dates(in: "14-25-17").first)
