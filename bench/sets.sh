@@ -46,21 +46,12 @@ EOF
   done_ "$1"
 }
 
-render_receipts() { # name, receipts.py arguments...
-  local name=$1
-  shift
+render() { # generator (receipts or cards), name, its arguments...
+  local generator=$1 name=$2
+  shift 2
   made "$name" && return
   rm -rf "${SETS:?}/$name"
-  "$PY" bench/gen/receipts.py --out "$SETS/$name" --jobs 2 "$@"
-  done_ "$name"
-}
-
-render_cards() { # name, cards.py arguments...
-  local name=$1
-  shift
-  made "$name" && return
-  rm -rf "${SETS:?}/$name"
-  "$PY" bench/gen/cards.py --out "$SETS/$name" --jobs 2 "$@"
+  "$PY" "bench/gen/$generator.py" --out "$SETS/$name" --jobs 2 "$@"
   done_ "$name"
 }
 
@@ -78,8 +69,8 @@ receipts() {
   local seed count
   seed=$("$PY" -c "import json;print(json.load(open('bench/receipts/splits.json'))['reported_set']['seed'])")
   count=$("$PY" -c "import json;print(json.load(open('bench/receipts/splits.json'))['reported_set']['count'])")
-  render_receipts rtrain --split train --seed 11 --count 120
-  render_receipts rheld --split heldout --seed "$seed" --count "$count"
+  render receipts rtrain --split train --seed 11 --count 120
+  render receipts rheld --split heldout --seed "$seed" --count "$count"
 }
 
 wide() {
@@ -90,9 +81,9 @@ wide() {
 
 cards() {
   for seed in 7202 9202 9412; do
-    render_cards "shots-$seed" --kind screenshot --split heldout --seed "$seed" --count 150
+    render cards "shots-$seed" --kind screenshot --split heldout --seed "$seed" --count 150
   done
-  render_cards photos-7303 --kind photo --split heldout --seed 7303 --count 100
+  render cards photos-7303 --kind photo --split heldout --seed 7303 --count 100
 }
 
 [ $# -eq 0 ] && set -- receipts
