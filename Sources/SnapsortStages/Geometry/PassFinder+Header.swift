@@ -31,38 +31,27 @@ extension PassFinder {
   /// Whether `card` lies inside the pass below its top, flush with its sides, both sides stepping
   /// on every row within `headerFootRun` of the pass's width of the card's top and of its foot.
   func isBandInside(_ card: [Point], of quad: [Point]) -> Bool {
-    let l = Int(quad.map(\.x).min()!.rounded()), r = Int(quad.map(\.x).max()!.rounded())
-    let t = Int(quad.map(\.y).min()!.rounded())
-    let cl = Int(card.map(\.x).min()!.rounded()), cr = Int(card.map(\.x).max()!.rounded())
-    let ct = Int(card.map(\.y).min()!.rounded()), cb = Int(card.map(\.y).max()!.rounded())
-    let width = r - l
-    guard width > 0, l >= 1, r < image.width, cb > ct else { return false }
+    let pass = PixelBox(quad), part = PixelBox(card)
+    let width = pass.right - pass.left
+    guard width > 0, pass.left >= 1, pass.right < image.width, part.bottom > part.top else { return false }
     let flush = max(2, Self.headerFlush * Double(width))
-    guard Double(max(abs(cl - l), abs(cr - r))) <= flush, Double(ct - t) > flush else { return false }
-    let run = Int(Self.headerFootRun * Double(width))
-    for edge in [ct, cb] {
-      for y in max(0, edge - run)...min(image.height - 1, edge + run) {
-        guard steps(row: y, at: l), steps(row: y, at: r) else { return false }
-      }
-    }
-    return true
+    guard Double(max(abs(part.left - pass.left), abs(part.right - pass.right))) <= flush,
+      Double(part.top - pass.top) > flush
+    else { return false }
+    return sidesStep(of: pass, around: part.top) && sidesStep(of: pass, around: part.bottom)
   }
 
   /// Whether `card` is the pass's own header: flush with the pass's top and sides, its foot
   /// unbroken in the pass's sides, and the same paint beside it and just below it.
   func isOwnHeader(_ card: [Point], of quad: [Point]) -> Bool {
-    let l = Int(quad.map(\.x).min()!.rounded()), r = Int(quad.map(\.x).max()!.rounded())
-    let t = Int(quad.map(\.y).min()!.rounded()), b = Int(quad.map(\.y).max()!.rounded())
-    let cl = Int(card.map(\.x).min()!.rounded()), cr = Int(card.map(\.x).max()!.rounded())
-    let ct = Int(card.map(\.y).min()!.rounded()), cb = Int(card.map(\.y).max()!.rounded())
-    let width = r - l, height = cb - ct
+    let pass = PixelBox(quad), part = PixelBox(card)
+    let (l, r, t, b) = (pass.left, pass.right, pass.top, pass.bottom)
+    let cb = part.bottom
+    let width = r - l, height = cb - part.top
     guard width > 0, height > 0, l >= 1, r < image.width, b <= image.height else { return false }
-    let offset = max(abs(cl - l), abs(cr - r), abs(ct - t))
+    let offset = max(abs(part.left - l), abs(part.right - r), abs(part.top - t))
     guard Double(offset) <= max(2, Self.headerFlush * Double(width)) else { return false }
-    let run = Int(Self.headerFootRun * Double(width))
-    for y in max(0, cb - run)...min(image.height - 1, cb + run) {
-      guard steps(row: y, at: l), steps(row: y, at: r) else { return false }
-    }
+    guard sidesStep(of: pass, around: cb) else { return false }
     let inset = max(1, width * 2 / 100)..<max(2, width * 6 / 100)
     let columns = inset.map { l + $0 } + inset.map { r - $0 }
     func paint(_ lo: Double, _ hi: Double) -> CIELAB.Lab? {
@@ -72,6 +61,16 @@ extension PassFinder {
     }
     guard let above = paint(-0.95, -0.75), let below = paint(0.03, 0.2) else { return false }
     return CIELAB.distance(above, below) < Self.headerSamePaint
+  }
+
+  /// Whether both of the pass's sides step on every row within `headerFootRun` of its width of
+  /// row `edge`.
+  private func sidesStep(of pass: PixelBox, around edge: Int) -> Bool {
+    let run = Int(Self.headerFootRun * Double(pass.right - pass.left))
+    for y in max(0, edge - run)...min(image.height - 1, edge + run) {
+      guard steps(row: y, at: pass.left), steps(row: y, at: pass.right) else { return false }
+    }
+    return true
   }
 
   /// The per-channel median colour of the pixels at `rows` × `columns`.
@@ -89,5 +88,17 @@ extension PassFinder {
       return sorted.isEmpty ? 0 : Double(sorted[sorted.count / 2]) / 255
     }
     return CIELAB.lab(r: median[0], g: median[1], b: median[2])
+  }
+}
+
+/// A quad's bounding box in whole pixels, its sides rounded to the nearest pixel.
+private struct PixelBox {
+  let left: Int, right: Int, top: Int, bottom: Int
+
+  init(_ points: [Point]) {
+    left = Int(points.map(\.x).min()!.rounded())
+    right = Int(points.map(\.x).max()!.rounded())
+    top = Int(points.map(\.y).min()!.rounded())
+    bottom = Int(points.map(\.y).max()!.rounded())
   }
 }
