@@ -23,6 +23,14 @@ Why the product does not fill (2026-11-27, branch total26): the fill put in
 a doubt (`ReceiptReadingChoice.readWhen` `no_total`, the orientation check skipped where a date and
 a total were found), so its effect is not the extractor's replay here; a fill belongs after those
 decisions and needs a full stage run, train and held out, before it ships.
+
+Measured so (2026-11-28, branch total27; the fill called in `ReceiptStage.process` after the raw
+reading and `keepLines`, patch `bench/work/total26b-fill-stage.patch` of that worktree, fillAt
+0.5): on the 26 training receipts main's stage leaves without a total (19 SROIE folds 0-3, 7 train
+renders seed 11; receipts preset, seconds_per_image 900, --jobs 1, both binaries back to back) it
+fills 3 right and 5 wrong (right: p about 1.0, 0.82, 0.54; wrong: about 1.0, 1.0, 0.99, 0.67,
+0.52), so no threshold gives more right than wrong. By this script's own rule that is a loss; not
+kept, held out not run.
 """
 import json
 import os
