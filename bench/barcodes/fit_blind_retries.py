@@ -11,11 +11,16 @@ read `blind_retry_megapixels` (each copy's pixels times the decoders reading it,
 rescue budget is, so records do not depend on the machine) without reading anything.
 
 For every traced image whose crop retries ran with nothing read before them, this replays the
-ladder in its traced order: the megapixels read up to and including the first retry pass that read
-anything (a *positive*: the bound must let that pass run), and the CPU of the passes a bound would
-skip on images whose retries read nothing. The bound is the largest positive's megapixels times
-MARGIN, for crops and codes not seen. Prints the positives, the bound, and the CPU it saves per
-trace; then, for a grid of bounds, what each would save and which positives it would cut.
+ladder: the megapixels read up to and including the first retry pass that read anything (a
+*positive*: the bound must let that pass run), and the CPU of the passes a bound would skip on
+images whose retries read nothing. The bound is the largest positive's megapixels times MARGIN, for
+crops and codes not seen. It does so twice: in the traced order, and with the passes of a greedy
+order first (the pass that read the most positives not yet covered, per typical megapixel, then the
+next; the order a `retry_order` option would take). Prints the positives, the bound, and for a grid
+of bounds the CPU each would skip and the positives it would cut.
+
+Tried and not taken (bench/barcodes/SPEED.md, branch speed27): the greedy order lost a held-out code
+that a pass it did not name read (the deblurred passes read the same blind codes).
 
     fit_blind_retries.py IMAGES_DIR TRACE [IMAGES_DIR TRACE ...]
 
