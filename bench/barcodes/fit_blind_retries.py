@@ -19,8 +19,9 @@ order first (the pass that read the most positives not yet covered, per typical 
 next; the order a `retry_order` option would take). Prints the positives, the bound, and for a grid
 of bounds the CPU each would skip and the positives it would cut.
 
-Tried and not taken (bench/barcodes/SPEED.md, branch speed27): the greedy order lost a held-out code
-that a pass it did not name read (the deblurred passes read the same blind codes).
+The pass-by-pass greedy order was tried and not taken (it lost a held-out code that a deblurred pass
+it did not name read); the order by families is the stage's default (bench/barcodes/SPEED.md,
+branch speed27).
 
     fit_blind_retries.py IMAGES_DIR TRACE [IMAGES_DIR TRACE ...]
 
@@ -78,20 +79,37 @@ def ladders(folder, path):
         yield f'{os.path.basename(folder.rstrip("/"))}/{trace["item"]}', bool(truth.get("barcode")), ladder
 
 
-def greedy_order(rows, typical):
+def family(name):
+    """A pass's family: the region passes of one preparation (region-deblurred1-3 read the same blind
+    codes at three blur widths) are one; every other pass is its own."""
+    return name.rstrip("0123456789") if name.startswith("region-") else name
+
+
+def greedy_order(rows, typical, grouped=False):
     """Passes that read something on a positive crop, most positives not yet covered per megapixel
-    first (the order a bound cuts least with)."""
-    reads = {item: {name for name, _, _, hit in ladder if hit} for item, _, ladder in rows}
+    first (the order a bound cuts least with); `grouped`: whole families, each at its members'
+    summed typical megapixels and in their ladder order."""
+    key = family if grouped else (lambda name: name)
+    reads = {item: {key(name) for name, _, _, hit in ladder if hit} for item, _, ladder in rows}
+    members = defaultdict(list)
+    for name in typical:
+        if name not in members[key(name)]:
+            members[key(name)].append(name)
+    cost = {k: sum(typical[n] for n in names) for k, names in members.items()}
+    ladder_order = {}
+    for _, _, ladder in rows:
+        for index, (name, _, _, _) in enumerate(ladder):
+            ladder_order.setdefault(name, index)
     uncovered = {item for item, names in reads.items() if names}
     order = []
     while uncovered:
         gains = defaultdict(int)
         for item in uncovered:
-            for name in reads[item]:
-                gains[name] += 1
-        name = max(gains, key=lambda n: (gains[n] / typical[n], gains[n], n))
-        order.append(name)
-        uncovered = {item for item in uncovered if name not in reads[item]}
+            for k in reads[item]:
+                gains[k] += 1
+        chosen = max(gains, key=lambda k: (gains[k] / cost[k], gains[k], k))
+        order += sorted(members[chosen], key=lambda n: ladder_order.get(n, 99))
+        uncovered = {item for item in uncovered if chosen not in reads[item]}
     return order
 
 
@@ -134,8 +152,11 @@ def main(args):
     print(f"{len(rows)} crops whose retries ran with nothing read before them; their retries' CPU "
           f"{total:.0f} ms\n")
     order = greedy_order(rows, typical)
+    grouped = greedy_order(rows, typical, grouped=True)
     for title, arrange in [("traced order", lambda ladder: ladder),
-                           ("retry_order " + json.dumps(order), lambda ladder: reorder(ladder, order, typical))]:
+                           ("retry_order " + json.dumps(order), lambda ladder: reorder(ladder, order, typical)),
+                           ("retry_order by families " + json.dumps(grouped),
+                            lambda ladder: reorder(ladder, grouped, typical))]:
         positives = []
         for item, has_code, ladder in rows:
             hit = first_read(arrange(ladder))
