@@ -38,6 +38,14 @@ public final class BarcodeScanner {
     /// record does not depend on how busy the machine is. The item's deadline (`keepGoing`)
     /// still bounds a stall.
     public var rescueMegapixels = 5.0
+    /// A gated scan's passes after its first looks stop once they have read this many megapixels
+    /// (counted as `rescueMegapixels` is) without any read at all, confirmed or not: a code those
+    /// passes report is read by one of the first few of them (0: no bound).
+    public var blindRetryMegapixels = 0.0
+    /// A gated scan's passes after its first looks run these first, in this order, the others
+    /// after them in the ladder's own order: the passes that read most training codes per
+    /// megapixel, so that `blindRetryMegapixels` reaches them.
+    public var retryOrder: [String] = []
     /// When the first looks (plain, inverted) read nothing, the other passes run only if the image
     /// has a group of code-like blocks this large (nil: always).
     public var codeGate: CodeGate?
@@ -361,10 +369,19 @@ public final class BarcodeScanner {
         passes += rescuePasses(gray, cache: cache, reader: reader, useZBar: useZBar)
       }
     }
-    let chosen = passes.filter { looks == .all || $0.firstLook == (looks == .first) }
+    var chosen = passes.filter { looks == .all || $0.firstLook == (looks == .first) }
+    if gated, !strategy.retryOrder.isEmpty { chosen = Self.ordered(chosen, first: strategy.retryOrder) }
     run(
       chosen, gray: gray, gated: gated, cache: cache, mapping: { toImage(fromThin($0)) }, into: &findings,
       keepGoing: keepGoing)
+  }
+
+  /// The first looks, then the passes named in `names` in that order, then the others as they were.
+  static func ordered(_ passes: [Pass], first names: [String]) -> [Pass] {
+    let rank = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
+    let retries = passes.filter { !$0.firstLook }
+    let named = retries.filter { rank[$0.name] != nil }.sorted { rank[$0.name]! < rank[$1.name]! }
+    return passes.filter(\.firstLook) + named + retries.filter { rank[$0.name] == nil }
   }
 
   /// zbar's read of the whole of `image` and nothing else: the second opinion a code read once
@@ -588,6 +605,7 @@ public final class BarcodeScanner {
     defer { findings.countsRetail = true }
     var rescueStarted = false
     var rescueRead = 0.0
+    var blindRead = 0.0
     var gateAsked = false
     for pass in passes {
       if findings.isSatisfied || !keepGoing() { break }
@@ -611,9 +629,15 @@ public final class BarcodeScanner {
       var cost = PassCost(
         scan: findings.scanName, pass: pass.name, pixels: image.width * image.height,
         prepare: ThreadCPUClock.milliseconds() - started)
+      let readers = (pass.zbar ? 1 : 0) + (pass.zxing == nil ? 0 : 1)
+      let megapixels = Double(image.width * image.height * readers) / 1e6
+      if gated, !pass.firstLook, strategy.blindRetryMegapixels > 0, !findings.hasReads {
+        // On training crops whose retries read nothing, the ladder ran to its end for no code.
+        blindRead += megapixels
+        if blindRead > strategy.blindRetryMegapixels { break }
+      }
       if pass.rescue {
-        let readers = (pass.zbar ? 1 : 0) + (pass.zxing == nil ? 0 : 1)
-        rescueRead += Double(image.width * image.height * readers) / 1e6
+        rescueRead += megapixels
         if rescueRead > strategy.rescueMegapixels { break }
       }
       findings.source += 1

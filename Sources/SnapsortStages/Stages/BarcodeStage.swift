@@ -65,6 +65,19 @@ public final class BarcodeStage: Stage {
     /// The rescue's work per scanned image: megapixels read (a copy's pixels times the decoders
     /// reading it), counted rather than timed so that records do not depend on machine load.
     public var rescueBudgetMegapixels: Double = 5
+    /// The card crop's passes after its first looks stop once they have read this many megapixels
+    /// (a copy's pixels times the decoders reading it) with nothing read at all, by them or the
+    /// first looks (0: no bound). Fitted by bench/barcodes/fit_blind_retries.py on training renders
+    /// at twice the most any training crop's retries read, in `retry_order`, before their first read.
+    public var blindRetryMegapixels: Double = 6.4
+    /// The card crop's passes that run first after its first looks, in this order (the others
+    /// follow in the ladder's order): the families of passes that read the most training crops'
+    /// codes per megapixel, chosen greedily by bench/barcodes/fit_blind_retries.py (a region
+    /// preparation's passes as one family: the three deblurred cuts read the same blind codes).
+    public var retryOrder: [String] = [
+      "fixedThreshold", "region-deblurred1", "region-deblurred2", "region-deblurred3", "sharpened",
+      "stretched-gamma0.5",
+    ]
     /// When every pass read a linear code only once (not yet reported): up to this many such reads
     /// get a second look, their surroundings cut upright from the full-resolution image and read
     /// again, which confirms or contradicts them (0: none).
@@ -105,6 +118,9 @@ public final class BarcodeStage: Stage {
     guard (0...1_000).contains(options.rescueBudgetMegapixels) else {
       throw ConfigError(path: "rescue_budget_megapixels", "must be 0…1000")
     }
+    guard (0...1_000).contains(options.blindRetryMegapixels) else {
+      throw ConfigError(path: "blind_retry_megapixels", "must be 0 (no bound) to 1000")
+    }
     guard options.codeGateBlocks >= 0, options.codeGateEnergy >= 0,
       (0...1).contains(options.codeGateCoherence)
     else {
@@ -135,6 +151,8 @@ public final class BarcodeStage: Stage {
     strategy.zxingTryRotate = options.zxingTryRotate
     strategy.rescue = options.rescuePasses
     strategy.rescueMegapixels = options.rescueBudgetMegapixels
+    strategy.blindRetryMegapixels = options.blindRetryMegapixels
+    strategy.retryOrder = options.retryOrder
     if options.codeGateBlocks > 0 {
       strategy.codeGate = .init(
         energy: options.codeGateEnergy, coherence: options.codeGateCoherence, blocks: options.codeGateBlocks)

@@ -187,6 +187,20 @@ final class BarcodeScannerTests: XCTestCase {
     }
   }
 
+  /// The card crop's retries run the passes `retry_order` names first, in its order, and the
+  /// others after them as the ladder had them; the first looks stay first.
+  func testRetryOrderRunsNamedPassesFirst() {
+    let pass = { (name: String, firstLook: Bool) in
+      BarcodeScanner.Pass(name: name, zbar: false, zxing: nil, firstLook: firstLook, prepare: { nil })
+    }
+    let passes = [
+      pass("plain", true), pass("a", false), pass("b", false), pass("c", false), pass("d", false),
+    ]
+    XCTAssertEqual(
+      BarcodeScanner.ordered(passes, first: ["c", "unknown", "a"]).map(\.name), ["plain", "c", "a", "b", "d"])
+    XCTAssertEqual(BarcodeScanner.ordered(passes, first: []).map(\.name), passes.map(\.name))
+  }
+
   /// The rescue's budget is work, not time: aztec-2/04 (a slanted Aztec that only the
   /// perspective-rectified region reads) is read with the default budget, on a busy machine as on
   /// a quiet one, and not with a budget of 0 megapixels, which stops before the first rescue pass.
