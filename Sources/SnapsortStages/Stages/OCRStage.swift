@@ -73,6 +73,12 @@ public final class OCRStage: Stage {
     /// letters the box ended short of. Held out it read 2 more photos' names and 5 more
     /// screenshots' (bench/names/README.md); false reads the page reading's box.
     public var nameLineBox: Bool = true
+    /// Bench only, on in no preset: the suggested name is read again by the page reading's own
+    /// boxes where `name_line_box` rebuilt them, and the more confident of the two readings is
+    /// kept (the rebuilt box sometimes drops a first letter it takes for a mark: `Lindex` read
+    /// `index`). It read 3 more training names and lost 1, held out 2 more and lost 1, for about
+    /// 15 % more ocr CPU at the median (bench/names/README.md).
+    public var namePageBoxReading: Bool = false
     /// Lines found in a card crop's pixels (connected components of ink, either polarity, in luma
     /// and colourfulness) that neither page reading has a legible line on, read on their own with
     /// `name_languages` as name candidates: how many, tallest first; 0 for none. Each costs a
@@ -161,6 +167,7 @@ public final class OCRStage: Stage {
       rereads: options.nameRereads, lineHeight: options.nameLineHeight, inkLines: options.nameLineInk,
       lineBox: options.nameLineBox ? NameLineBox() : nil,
       imageLines: options.nameImageLines, imageRuns: options.nameImageRuns,
+      pageBoxReading: options.namePageBoxReading,
       candidatesLog: logsCandidates
         ? try CandidatesLog(url: URL(fileURLWithPath: options.nameCandidatesFile)) : nil)
   }

@@ -32,6 +32,9 @@ struct CardNameReader {
   var imageLines: Int = 0
   /// Whether a line found in the pixels also makes runs with the page's lines (`name_image_runs`).
   var imageRuns: Bool = false
+  /// Whether the suggested name is read again by the page reading's own boxes where `lineBox`
+  /// rebuilt them, the more confident reading kept (`name_page_box_reading`).
+  var pageBoxReading: Bool = false
   /// Where every candidate with its features and readings is appended (fitting only); nil for none.
   var candidatesLog: CandidatesLog?
 
@@ -71,8 +74,9 @@ struct CardNameReader {
           !candidate.readLines.isEmpty && candidate.lineBoxes.count == candidate.readLines.count
           ? LineReading(text: candidate.text, confidence: (candidate.features["confidence"] ?? 0) * 100)
           : nameEngine.flatMap { reread(candidate, of: gray, with: $0, keeping: true, deadline: deadline()) }
+        let chosen = rank == 0 ? surerReading(reading, candidate, of: gray, deadline: deadline) : reading
         var reconciled = name
-        if let reading {
+        if let reading = chosen {
           reconciled = CardNameReconciler.reconcile(page: name, diacritic: reading.text)
           name = reading.confidence >= model?.rereadConfidence ?? 101 ? reading.text : reconciled
         }
@@ -121,6 +125,24 @@ struct CardNameReader {
         crop: crop.colour, luma: crop.luma, page: result, coarse: coarse, deadline: deadline)
     }
     return model.rank(candidates)
+  }
+
+  /// `reading`, or the candidate read by the page reading's own boxes when `pageBoxReading` is on,
+  /// `lineBox` rebuilt a box and that reading is more confident: the rebuilt box drops a first
+  /// letter it takes for a mark on some cards (`Lindex` read `index`, `Wells Fargo` cut short).
+  /// The Cyrillic choice still weighs `reading`, the reading it was fitted on.
+  func surerReading(
+    _ reading: LineReading?, _ candidate: CardNamePicker.Candidate, of gray: Bitmap, deadline: () -> Int
+  ) -> LineReading? {
+    guard pageBoxReading, lineBox != nil, candidate.readLines.isEmpty, let nameEngine else { return reading }
+    let pageBoxes = (candidate.lineBoxes.isEmpty ? [candidate.box] : candidate.lineBoxes).map {
+      [$0.x, $0.y, $0.width, $0.height]
+    }
+    guard reading?.boxes != pageBoxes,
+      let second = reread(candidate, of: gray, with: nameEngine, rebuildsBox: false, deadline: deadline()),
+      second.confidence > reading?.confidence ?? -1
+    else { return reading }
+    return second
   }
 
   /// The name model's probability of the best candidate of the page reading alone (no coarse
@@ -185,7 +207,7 @@ struct CardNameReader {
   /// With `keeping`, a line the candidate read on its own already (`readLines`) keeps that reading.
   func reread(
     _ candidate: CardNamePicker.Candidate, of image: Bitmap, with engine: SharedTesseractEngine,
-    keeping: Bool = false, deadline: Int
+    keeping: Bool = false, rebuildsBox: Bool = true, deadline: Int
   ) -> LineReading? {
     var texts: [String] = []
     var confidence = 100.0
@@ -198,7 +220,7 @@ struct CardNameReader {
         boxes.append([pageBox.x, pageBox.y, pageBox.width, pageBox.height])
         continue
       }
-      let box = lineBox?.fitted(pageBox, in: image) ?? pageBox
+      let box = (rebuildsBox ? lineBox?.fitted(pageBox, in: image) : nil) ?? pageBox
       boxes.append([box.x, box.y, box.width, box.height])
       guard let cut = Self.lineCut(box, of: image, height: lineHeight), deadline > 0 else { return nil }
       var line = cut.image
