@@ -47,6 +47,13 @@ public enum CIELAB {
 
   /// CIELAB back to `#rrggbb` (clamped to the sRGB gamut).
   public static func hex(_ lab: Lab) -> String {
+    let c = srgb(lab)
+    func byte(_ v: Double) -> Int { Int((min(max(v, 0), 1) * 255).rounded()) }
+    return String(format: "#%02x%02x%02x", byte(c.x), byte(c.y), byte(c.z))
+  }
+
+  /// CIELAB back to gamma-encoded sRGB components, 1 at full scale (not clamped to the gamut).
+  public static func srgb(_ lab: Lab) -> SIMD3<Double> {
     let fy = (lab.l + 16) / 116
     let fx = fy + lab.a / 500
     let fz = fy - lab.b / 200
@@ -59,11 +66,8 @@ public enum CIELAB {
     let lr = 3.2404542 * x - 1.5371385 * y - 0.4985314 * z
     let lg = -0.9692660 * x + 1.8760108 * y + 0.0415560 * z
     let lb = 0.0556434 * x - 0.2040259 * y + 1.0572252 * z
-    func gamma(_ c: Double) -> Int {
-      let v = c <= 0.0031308 ? 12.92 * c : 1.055 * pow(max(c, 0), 1 / 2.4) - 0.055
-      return Int((min(max(v, 0), 1) * 255).rounded())
-    }
-    return String(format: "#%02x%02x%02x", gamma(lr), gamma(lg), gamma(lb))
+    func gamma(_ c: Double) -> Double { c <= 0.0031308 ? 12.92 * c : 1.055 * pow(max(c, 0), 1 / 2.4) - 0.055 }
+    return SIMD3(gamma(lr), gamma(lg), gamma(lb))
   }
 
   /// CIE76 ΔE: Euclidean distance in CIELAB.

@@ -122,6 +122,20 @@ final class PaletteStageTests: XCTestCase {
     XCTAssertLessThan(CIELAB.distance(background, CIELAB.lab(hex: "#282828")!), 1)
   }
 
+  func testAnAreaOfManyColoursGivesTheMedianOfEachSRGBChannel() throws {
+    // Five colours joined into one area (a step no neighbours differ by): the median of each sRGB
+    // channel is (50, 60, 60), a dark grey-green, where the medians of L, a and b would give a
+    // mid-lightness olive none of them is near.
+    let rgb: [(Double, Double, Double)] = [
+      (230, 40, 40), (40, 200, 60), (50, 60, 220), (240, 230, 60), (20, 20, 20),
+    ]
+    var grid = SampleGrid(width: 5, height: 1)
+    grid.colours = rgb.map { CIELAB.lab(r: $0.0 / 255, g: $0.1 / 255, b: $0.2 / 255) }
+    grid.glare = Array(repeating: false, count: 5)
+    let colour = try XCTUnwrap(grid.largestAreaColour(step: 300))
+    XCTAssertEqual(CIELAB.hex(colour), "#323c3c")
+  }
+
   /// A light-blue card (#7fa6c9) with a white code panel and dark print, photographed under a warm
   /// light: each channel scaled in linear light (red 0.92, green 0.81, blue 0.72), as a tungsten
   /// lamp and a slightly dark exposure do. The card's own white gives the cast back.
