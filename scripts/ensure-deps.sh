@@ -41,7 +41,7 @@ done
 for extra in "$@"; do
   case "$extra" in
     chromium) command -v chromium >/dev/null 2>&1 || packages+=(chromium) ;;
-    *) packages+=("$extra") ;;
+    *) dpkg-query -W -f='${Status}' "$extra" 2>/dev/null | grep -q 'ok installed' || packages+=("$extra") ;;
   esac
 done
 

@@ -12,6 +12,8 @@ COUNT=${BENCH_SPEED_COUNT:-60}
 SEED=${BENCH_SPEED_SEED:-2828}
 ROUNDS=${BENCH_SPEED_ROUNDS:-3}
 SET="$BENCH_WORK/speed-heldout-$COUNT-$SEED"
+# The baseline calls the tesseract CLI (pytesseract), which the product itself never needs.
+scripts/ensure-deps.sh tesseract-ocr
 export OMP_THREAD_LIMIT=1
 
 if [ ! -f "$SET/images/.done" ]; then
