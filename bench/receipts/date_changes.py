@@ -31,17 +31,24 @@ def truths(heldout, data):
     return out
 
 
-def main():
+def arguments(flag, usage):
+    """The two paths, the receipts data folder (`--data`, else ../shared next to the checkout) and
+    whether `flag` was given; exits with `usage` unless exactly two paths are left."""
     args = sys.argv[1:]
     data = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "shared", "data", "receipts")
     if "--data" in args:
         i = args.index("--data")
         data = args[i + 1]
         del args[i : i + 2]
-    heldout = "--heldout" in args
-    args = [a for a in args if a != "--heldout"]
+    given = flag in args
+    args = [a for a in args if a != flag]
     if len(args) != 2:
-        sys.exit(__doc__)
+        sys.exit(usage)
+    return args, data, given
+
+
+def main():
+    args, data, heldout = arguments("--heldout", __doc__)
     before, after = (read_predictions([p]) for p in args)
     truth = truths(heldout, data)
     stems = sorted(s for s in truth if s in before or s in after)

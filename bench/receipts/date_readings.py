@@ -17,22 +17,14 @@ import sys
 from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from date_changes import arguments  # noqa: E402
 from score import read_predictions, stem  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def main():
-    args = sys.argv[1:]
-    data = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "shared", "data", "receipts")
-    if "--data" in args:
-        i = args.index("--data")
-        data = args[i + 1]
-        del args[i : i + 2]
-    show = "--show" in args
-    args = [a for a in args if a != "--show"]
-    if len(args) != 2:
-        sys.exit(__doc__)
+    args, data, show = arguments("--show", __doc__)
     split = json.load(open(os.path.join(HERE, "folds.json"), encoding="utf-8"))["sroie"]
     replay = read_predictions([args[1]])
     counts = Counter()
