@@ -38,16 +38,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from eval_cards import ciede2000, lab as hex_lab  # noqa: E402
 from fit_palette_area import area_labels, rendered_cards, sample_grid, to_lab  # noqa: E402
-
-
-def rgb_grid(bgr, sw=128, sh=80):
-    """The same samples as `sample_grid`, as sRGB 0-255."""
-    h, w = bgr.shape[:2]
-    sw, sh = min(sw, w), min(sh, h)
-    ys = ((2 * np.arange(sh) + 1) * h) // (2 * sh)
-    xs = ((2 * np.arange(sw) + 1) * w) // (2 * sw)
-    border = max(2, sw // 24)
-    return bgr[ys][:, xs][..., ::-1][border:sh - border, border:sw - border].astype(np.float64)
+from fit_palette_balance import sample_rgb  # noqa: E402  (the same samples as `sample_grid`, sRGB 0-255)
 
 
 def main():
@@ -65,7 +56,7 @@ def main():
         labels = area_labels(grid, 15)
         largest = labels == np.argmax(np.bincount(labels))
         by_lab = tuple(np.median(grid.reshape(-1, 3)[largest], axis=0))
-        by_rgb = tuple(to_lab(np.median(rgb_grid(bgr).reshape(-1, 3)[largest], axis=0)[None])[0])
+        by_rgb = tuple(to_lab(np.median(sample_rgb(bgr).reshape(-1, 3)[largest], axis=0)[None])[0])
         rows.append((truth, ciede2000(target, by_lab) < 10, ciede2000(target, by_rgb) < 10))
     by_kind = {}
     for truth, a, b in rows:
