@@ -220,11 +220,6 @@ struct SampleGrid {
     // of each channel. Train (`bench/cards/fit_palette_median.py`): screenshots seed 8631 270 →
     // 273 of 300, photos seed 8651 85 → 87 of 100, none lost.
     let rgb = largest.map { CIELAB.srgb(colours[$0]) }
-    func median(_ value: (SIMD3<Double>) -> Double) -> Double {
-      let sorted = rgb.map(value).sorted()
-      let middle = sorted.count / 2
-      return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
-    return CIELAB.lab(r: median(\.x), g: median(\.y), b: median(\.z))
+    return CIELAB.lab(r: rgb.map(\.x).median, g: rgb.map(\.y).median, b: rgb.map(\.z).median)
   }
 }

@@ -63,12 +63,12 @@ struct NameLineBox: Sendable {
   /// The baseline (the median of the pieces' bottoms) and the letter height (the tallest of the
   /// pieces on it that are no logo); nil when no piece sits on it.
   func letters(of inside: [Part], boxHeight: Double) -> Letters? {
-    let baseline = Self.median(inside.map { Double($0.y1) })
+    let baseline = inside.map { Double($0.y1) }.median
     let onBaseline = inside.filter { abs(Double($0.y1) - baseline) <= 0.12 * boxHeight }.map {
       Double($0.height)
     }
     guard !onBaseline.isEmpty else { return nil }
-    let typical = Self.median(onBaseline)
+    let typical = onBaseline.median
     guard let height = onBaseline.filter({ $0 <= capitalRatio * typical }).max() else { return nil }
     return Letters(baseline: baseline, height: height)
   }
@@ -154,10 +154,5 @@ struct NameLineBox: Sendable {
     let components = TextLineFinder.components(light.map { $0 == inkIsLight }, width: w, height: h)
     return components.map { Part(x0: $0.x0 + x0, y0: $0.y0 + y0, x1: $0.x1 + x0 + 1, y1: $0.y1 + y0 + 1) }
       .filter { $0.x0 > 0 && $0.y0 > 0 && $0.x1 < page.width && $0.y1 < page.height }
-  }
-
-  static func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted(), middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SnapsortCore
+import SnapsortImaging
 import SnapsortNative
 import SnapsortStages
 
@@ -176,13 +177,6 @@ public enum BarcodeEvaluation {
   static func milliseconds(since start: DispatchTime) -> Double {
     Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
   }
-
-  static func median(_ values: [Double]) -> Double {
-    guard !values.isEmpty else { return 0 }
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1
-      ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-  }
 }
 
 extension BarcodeEvaluation.Report {
@@ -213,7 +207,7 @@ extension BarcodeEvaluation.Report {
     func timing(_ values: [Double]) -> String {
       let mean = values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
       return String(
-        format: "%.1f ms median, %.1f ms mean, %.0f ms max", BarcodeEvaluation.median(values), mean,
+        format: "%.1f ms median, %.1f ms mean, %.0f ms max", values.median, mean,
         values.max() ?? 0)
     }
     lines.append("Decoding time per image (one thread, loading excluded):")
