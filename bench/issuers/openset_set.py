@@ -68,7 +68,7 @@ def render(out, split, seed, count, issuers, fictional):
     shutil.rmtree(staging, ignore_errors=True)
     os.makedirs(staging)
     for index in range(count):
-        C.render_one((seed, split, "mixed", index, staging))
+        C.render_one((seed, split, "mixed", index, staging, False, None, None))
     counts = {}
     for name in sorted(os.listdir(staging)):
         if not name.endswith(".json"):
