@@ -8,7 +8,7 @@ import SnapsortNative
 /// until the expected number of codes is found (quads in image pixels): the first looks of the
 /// card crop when there is one and of the analysis copy, then the crop's other passes (behind the
 /// code gate), the analysis copy's other passes when it is small, and the full-resolution image
-/// as a last resort.
+/// as a last resort (not beside a photographed card its crop already read as finely).
 public final class BarcodeStage: Stage {
   public static let name = "barcode"
   public static let summary =
@@ -46,6 +46,18 @@ public final class BarcodeStage: Stage {
     public var fullResolutionFallback: Bool = true
     /// Longest side of the image scanned in the fallback (zbar's time grows with area).
     public var fallbackMaxSide: Int = 3200
+    /// A photographed card (its quad not square to the image within `screen_card_degrees`) whose
+    /// crop has at least this fraction of the fallback's pixels per pixel of the card, along each
+    /// side, gets no fallback (0: the fallback always runs): the crop's passes have read the card at
+    /// about that resolution, and beside a photographed card no training photo's fallback read a
+    /// code (screenshots' did: other cards of a wallet's list). Fitted by
+    /// bench/barcodes/fit_fallback.py on training renders at the lowest fraction of any training
+    /// photo whose fallback ran, so that the rule reaches no further than they show (a larger photo
+    /// of a small card still gets its fallback).
+    public var fallbackSkipCropDensity: Double = 0.67
+    /// A card quad square to the image within this many degrees was drawn on a screen (the warp
+    /// stage's `square_upright_degrees`, fitted by bench/speed/fit_square_orientation.py).
+    public var screenCardDegrees: Double = 0.25
     /// zbar scans every n-th row and column: 2 halves the time on large, crisp codes
     /// (screenshots) and misses small or blurred ones in photos.
     public var scanDensity: Int = 1
@@ -117,6 +129,11 @@ public final class BarcodeStage: Stage {
     }
     guard (0...1_000).contains(options.rescueBudgetMegapixels) else {
       throw ConfigError(path: "rescue_budget_megapixels", "must be 0…1000")
+    }
+    guard (0...16).contains(options.fallbackSkipCropDensity), (0...45).contains(options.screenCardDegrees)
+    else {
+      throw ConfigError(
+        path: "fallback_skip_crop_density", "must be 0 (never skip) to 16, with screen_card_degrees 0…45")
     }
     guard (0...1_000).contains(options.blindRetryMegapixels) else {
       throw ConfigError(path: "blind_retry_megapixels", "must be 0 (no bound) to 1000")
@@ -220,7 +237,7 @@ public final class BarcodeStage: Stage {
         analysisGray(), toImage: toAnalysis, into: &findings, thorough: thorough, looks: .rest,
         keepGoing: keepGoing)
     }
-    try readLastResorts(pixels, into: &findings, keepGoing: keepGoing)
+    try readLastResorts(pixels, card: item.artifacts[CardCrop.self], into: &findings, keepGoing: keepGoing)
     if outOfTime, !findings.isSatisfied {
       findings.notes.append(
         "barcode: its time budget (\(options.timeBudgetMs) ms CPU) ran out before every pass")
@@ -231,9 +248,12 @@ public final class BarcodeStage: Stage {
   /// What follows every pass of the crop and the analysis copy: the full-resolution image, then
   /// a second look at each linear code read only once.
   private func readLastResorts(
-    _ pixels: ImagePixels, into findings: inout BarcodeScanner.Findings, keepGoing: () -> Bool
+    _ pixels: ImagePixels, card: CardCrop?, into findings: inout BarcodeScanner.Findings,
+    keepGoing: () -> Bool
   ) throws {
-    if needsMore(findings), options.fullResolutionFallback, pixels.analysisScale > 1.01, keepGoing() {
+    if needsMore(findings), options.fullResolutionFallback, pixels.analysisScale > 1.01,
+      !cropCoversFallback(card, pixels: pixels), keepGoing()
+    {
       try readFullResolution(pixels, into: &findings, keepGoing: keepGoing)
     }
     if needsMore(findings), options.secondOpinions > 0, !findings.unconfirmed.isEmpty, keepGoing() {
@@ -241,6 +261,29 @@ public final class BarcodeStage: Stage {
       scanner.secondOpinions(
         try pixels.full(), into: &findings, limit: options.secondOpinions, keepGoing: keepGoing)
     }
+  }
+
+  /// Whether a photographed card's crop was read at `fallback_skip_crop_density` or more of the
+  /// fallback's resolution, which then adds only the pixels beside the card.
+  private func cropCoversFallback(_ card: CardCrop?, pixels: ImagePixels) -> Bool {
+    guard let card else { return false }
+    let fullSide = Double(max(pixels.analysis.width, pixels.analysis.height)) * pixels.analysisScale
+    return Self.cropCoversFallback(
+      quad: card.quad, cropPixels: card.image.pixelCount, imageSide: fullSide, options: options)
+  }
+
+  /// `cropCoversFallback` on a card's quad in image pixels, its crop's pixel count and the
+  /// full-resolution image's longest side.
+  static func cropCoversFallback(quad: [Point], cropPixels: Int, imageSide: Double, options: Options) -> Bool
+  {
+    guard options.fallbackSkipCropDensity > 0, quad.count == 4, imageSide > 0,
+      !Quad.isSquareToAxes(quad, withinDegrees: options.screenCardDegrees)
+    else { return false }
+    let area = Quad.area(quad)
+    guard area > 0 else { return false }
+    let fallbackScale = min(1, Double(options.fallbackMaxSide) / imageSide)
+    let cropScale = (Double(cropPixels) / area).squareRoot()
+    return cropScale >= options.fallbackSkipCropDensity * fallbackScale
   }
 
   /// The last resort: the full-resolution image (reduced to `fallback_max_side`) when it has more

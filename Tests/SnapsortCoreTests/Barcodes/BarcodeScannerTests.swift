@@ -201,6 +201,31 @@ final class BarcodeScannerTests: XCTestCase {
     XCTAssertEqual(BarcodeScanner.ordered(passes, first: []).map(\.name), passes.map(\.name))
   }
 
+  /// The full-resolution fallback is skipped beside a photographed card whose crop already has
+  /// `fallback_skip_crop_density` of the fallback's pixels per card pixel; a card square to the
+  /// image (a screenshot's, beside which other cards' codes are read) or a large photo of a small
+  /// card keeps it.
+  func testFallbackSkippedOnlyBesideADenselyCroppedPhotographedCard() {
+    let options = BarcodeStage.Options()
+    let crop = 1012 * 638
+    // A tilted card about 900 px wide in a 2016-px photo: the crop is denser than the photo.
+    let tilted = [Point(300, 400), Point(1190, 480), Point(1140, 1040), Point(250, 960)]
+    XCTAssertTrue(
+      BarcodeStage.cropCoversFallback(quad: tilted, cropPixels: crop, imageSide: 2016, options: options))
+    // The same card drawn square to the image.
+    let square = [Point(300, 400), Point(1190, 400), Point(1190, 960), Point(300, 960)]
+    XCTAssertFalse(
+      BarcodeStage.cropCoversFallback(quad: square, cropPixels: crop, imageSide: 2016, options: options))
+    // A card 2 400 px wide in a 4032-px photo: the 3200-px fallback has more pixels of it than the crop.
+    let large = tilted.map { Point($0.x * 2.7, $0.y * 2.7) }
+    XCTAssertFalse(
+      BarcodeStage.cropCoversFallback(quad: large, cropPixels: crop, imageSide: 4032, options: options))
+    var never = options
+    never.fallbackSkipCropDensity = 0
+    XCTAssertFalse(
+      BarcodeStage.cropCoversFallback(quad: tilted, cropPixels: crop, imageSide: 2016, options: never))
+  }
+
   /// The rescue's budget is work, not time: aztec-2/04 (a slanted Aztec that only the
   /// perspective-rectified region reads) is read with the default budget, on a busy machine as on
   /// a quiet one, and not with a budget of 0 megapixels, which stops before the first rescue pass.

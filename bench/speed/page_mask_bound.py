@@ -1,0 +1,116 @@
+"""An upper bound on what reading only the text regions would save the ocr stage's page reading
+(issue #28 item 3): each card crop, scaled to 448 rows, is read with tesseract psm 11 as it is, and
+again with everything outside its text words painted over with the page's median grey. The text
+words are those the whole reading itself read at confidence 40 or more that are not bar glyphs
+alone, each box widened by half its height: an oracle mask no line finder can beat (it keeps exactly
+the regions the reading used, and blanks the barcode, specks and flat areas), so its saving bounds
+that of masking by TextLineFinder's boxes from above.
+
+    python bench/speed/page_mask_bound.py RUN/cards [RUN/cards ...]
+
+Prints the thread CPU of both readings (and of layout analysis, before the first word), and how
+many of the whole reading's text words the masked reading still reads (same text, same place).
+Crops are read plain grey, not flattened as the stage reads them."""
+import ctypes
+import glob
+import os
+import re
+import sys
+import time
+
+import cv2
+import numpy as np
+
+t = ctypes.CDLL("libtesseract.so.5")
+V = ctypes.c_void_p
+for name, args, res in [
+    ("TessBaseAPICreate", [], V), ("TessBaseAPIInit3", [V, ctypes.c_char_p, ctypes.c_char_p], ctypes.c_int),
+    ("TessBaseAPISetImage", [V, ctypes.c_char_p] + [ctypes.c_int] * 4, None),
+    ("TessBaseAPISetPageSegMode", [V, ctypes.c_int], None), ("TessBaseAPIRecognize", [V, V], ctypes.c_int),
+    ("TessBaseAPIClear", [V], None), ("TessBaseAPISetVariable", [V, ctypes.c_char_p, ctypes.c_char_p], ctypes.c_int),
+    ("TessBaseAPISetSourceResolution", [V, ctypes.c_int], None), ("TessMonitorCreate", [], V),
+    ("TessMonitorSetProgressFunc", [V, V], None), ("TessBaseAPIGetIterator", [V], V),
+    ("TessResultIteratorGetPageIterator", [V], V), ("TessResultIteratorGetUTF8Text", [V, ctypes.c_int], V),
+    ("TessDeleteText", [V], None),
+    ("TessPageIteratorBoundingBox", [V, ctypes.c_int] + [ctypes.POINTER(ctypes.c_int)] * 4, ctypes.c_int),
+    ("TessResultIteratorConfidence", [V, ctypes.c_int], ctypes.c_float),
+    ("TessPageIteratorNext", [V, ctypes.c_int], ctypes.c_int), ("TessResultIteratorDelete", [V], None)]:
+    f = getattr(t, name); f.argtypes = args; f.restype = res
+api = t.TessBaseAPICreate()
+assert t.TessBaseAPIInit3(api, b"/usr/share/tesseract-ocr/5/tessdata", b"eng") == 0
+t.TessBaseAPISetVariable(api, b"load_system_dawg", b"0")
+os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+PROG = ctypes.CFUNCTYPE(ctypes.c_bool, V, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int)
+first = []
+
+
+def progress(_m, _l, _r, _t, _b):
+    if not first:
+        first.append(time.thread_time())
+    return True
+
+
+cb = PROG(progress)
+bar = re.compile(r"^[|Il1!\[\](){}ij:;.,'\"_\-—~]+$")
+
+
+def read(g):
+    """(cpu s, layout cpu s, [(text, conf, (x0, y0, x1, y1))])"""
+    h, w = g.shape
+    t.TessBaseAPISetPageSegMode(api, 11)
+    t.TessBaseAPISetImage(api, np.ascontiguousarray(g).tobytes(), w, h, 1, w)
+    t.TessBaseAPISetSourceResolution(api, 300)
+    mon = t.TessMonitorCreate()
+    t.TessMonitorSetProgressFunc(mon, ctypes.cast(cb, V))
+    first.clear()
+    s = time.thread_time()
+    t.TessBaseAPIRecognize(api, mon)
+    end = time.thread_time()
+    words = []
+    it = t.TessBaseAPIGetIterator(api)
+    if it:
+        page = t.TessResultIteratorGetPageIterator(it)
+        while True:
+            raw = t.TessResultIteratorGetUTF8Text(it, 3)
+            if raw:
+                text = ctypes.string_at(raw).decode("utf8", "replace").strip(); t.TessDeleteText(raw)
+                a, b, c, d = (ctypes.c_int() for _ in range(4))
+                t.TessPageIteratorBoundingBox(page, 3, a, b, c, d)
+                words.append((text, t.TessResultIteratorConfidence(it, 3), (a.value, b.value, c.value, d.value)))
+            if not t.TessPageIteratorNext(page, 3):
+                break
+        t.TessResultIteratorDelete(it)
+    t.TessBaseAPIClear(api)
+    return end - s, (first[0] if first else end) - s, words
+
+
+def near(a, b):
+    return all(abs(x - y) <= 4 for x, y in zip(a, b))
+
+
+for run in sys.argv[1:]:
+    whole = masked = layout_w = layout_m = 0.0
+    kept = text_words = area = covered = 0
+    crops = sorted(glob.glob(run + "/*.jpg"))
+    for path in crops:
+        g = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
+        h, w = g.shape
+        if h > 448:
+            g = cv2.resize(g, (max(1, w * 448 // h), 448), interpolation=cv2.INTER_AREA)
+        h, w = g.shape
+        cpu, lay, words = read(g)
+        text = [x for x in words if x[1] >= 40 and not bar.match(x[0])]
+        keep = np.zeros_like(g, dtype=bool)
+        for _, _, (x0, y0, x1, y1) in text:
+            pad = (y1 - y0) // 2
+            keep[max(0, y0 - pad):y1 + pad, max(0, x0 - pad):x1 + pad] = True
+        m = g.copy()
+        m[~keep] = int(np.median(g))
+        cpu2, lay2, words2 = read(m)
+        whole += cpu; masked += cpu2; layout_w += lay; layout_m += lay2
+        text_words += len(text)
+        kept += sum(1 for x in text if any(y[0] == x[0] and near(x[2], y[2]) for y in words2))
+        area += g.size; covered += int(keep.sum())
+    print(f"{run}: {len(crops)} crops, text regions {covered / max(area, 1):.0%} of the pixels; "
+          f"whole {whole:.2f} s (layout {layout_w:.2f}), masked {masked:.2f} s (layout {layout_m:.2f}), "
+          f"{masked / max(whole, 1e-9):.0%}; text words kept {kept}/{text_words}")
