@@ -791,12 +791,13 @@ public struct ReceiptExtractor: Sendable {
       rules: page.totals.total?.value.description, candidates: TotalCandidates.candidates(page))
   }
 
-  /// The amount of a line labelled as a total, weighed by its label.
+  /// The amount of a line labelled as a total, weighed by its label: its own or the next row's,
+  /// else the row's above (`amountBefore`).
   static func totalCandidate(_ lines: [Line], _ line: Line) -> TotalCandidate? {
     let folded = line.folded
     let weight = ReceiptKeywords.totalWeight(folded)
     guard weight > 0, !ReceiptKeywords.containsAny(folded, ReceiptKeywords.notTotal),
-      let money = labelledAmount(lines, line.index), money.cents > 0,
+      let money = labelledAmount(lines, line.index) ?? amountBefore(lines, line.index), money.cents > 0,
       !printsTax(money, on: line, lines: lines)
     else { return nil }
     return (weight, money, line.index)
@@ -951,7 +952,8 @@ public struct ReceiptExtractor: Sendable {
   }
 
   /// The one amount of the previous row when it has no label of its own: a payment's amount
-  /// printed above its word (": 38.00" over "CASH").
+  /// printed above its word (": 38.00" over "CASH"), or a total's on a photo taken askew, where a
+  /// row's right end reads a row higher than its label ("260,54" over "Totalt SEK").
   static func amountBefore(_ lines: [Line], _ index: Int) -> Money? {
     guard lines[index].amounts.isEmpty, index > 0, lines[index - 1].amounts.count == 1,
       lines[index - 1].folded.filter(\.isLetter).count <= 3

@@ -216,6 +216,16 @@ final class KeyLineVoteTests: XCTestCase {
     XCTAssertFalse(KeyLineVote.corroborated(short, total: "60.30", line: 1))
   }
 
+  func testATotalsAmountReadOnTheRowAboveItsLabelIsTheTotal() {
+    // A photo taken askew lifts a row's right end: OCR reads "260,54" a row above "Totalt SEK".
+    let askew = ReceiptExtractor().extract(
+      receiptRows(["SHOP", "Mjolk 15,68", "Apelsinjuice 244,86", "260,54", "Totalt SEK", "Tack"]))
+    XCTAssertEqual(askew.total, Money(cents: 26054))
+    // A label with its own amount keeps it.
+    let level = ReceiptExtractor().extract(receiptRows(["SHOP", "Mjolk 15,68", "9,99", "Totalt 15,68"]))
+    XCTAssertEqual(level.total, Money(cents: 1568))
+  }
+
   func testADatePrintedTwiceOutvotesOneMisreadAndATimeIsNoDay() {
     XCTAssertEqual(ReceiptDate.dates(in: "27/06/18 09:49 - 27/06/18 10:08").count, 2)
     XCTAssertNil(ReceiptDate.dates(in: "14-25-17").first)
