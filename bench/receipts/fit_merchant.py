@@ -4,6 +4,7 @@ a conditional logit over the header's name candidates that overrides the extract
 its pick is more probable than the rules' candidate by more than a margin (issue #23 item 4).
 
     fit_merchant.py --ocr EVIDENCE.jsonl [MORE ...] --true EVIDENCE.jsonl [MORE ...]
+                    [--wide EVIDENCE.jsonl ...]
                     [--replace] [--data ../shared/data/receipts] [--model OUT.json]
                     [--words OUT.json] [--min-groups K]
 
@@ -13,6 +14,9 @@ product cannot drift):
 over a run's records of the real receipts (receipts preset): each record's OCR rows.
 --true: `snapsort receipt-text DIR --merchant-candidates --merchant-rules` over the dataset's
 own lines (`sroie_dev`, every row confidence 100).
+--wide: the same dump over a run's records of the training scans' wide-margin variants
+(bench/kind/augment.py `x~margins.jpg`): each is a reading of its source, in its fold, fitted and
+scored beside the others (the choice of L2, margin and K then counts them too).
 Each line: file, the rules' merchant (`rules`), whether it names a catalog brand (`rules_brand`;
 the model never overrides one), and the candidates (`value`, `line`, `features`).
 
@@ -47,6 +51,10 @@ from scipy.optimize import minimize
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from score import fold as score_fold, merchant_ok  # noqa: E402
 import fit_merchant_words  # noqa: E402
+
+# The readings' kinds: OCR rows of the scans, the dataset's true lines, OCR rows of the training
+# scans' wide-margin variants (bench/kind/augment.py `~margins`; none unless --wide is given).
+KINDS = ("ocr", "true", "wide")
 
 
 
@@ -166,14 +174,14 @@ def changed(data, names, model, margin, truth):
 def options(args):
     """The command line: input files by kind, and the flags."""
     here = os.path.dirname(os.path.abspath(__file__))
-    opts = {"ocr": [], "true": [], "model": None,
+    opts = {"ocr": [], "true": [], "wide": [], "model": None,
             "data": os.path.join(os.path.dirname(os.path.dirname(here)), "..", "shared", "data", "receipts"),
             "folds": os.path.join(here, "folds.json"), "flags": set(), "min_groups": 3,
             "min_groups_given": False, "words": None}
     mode, i = None, 0
     while i < len(args):
         a = args[i]
-        if a in ("--ocr", "--true"):
+        if a in ("--ocr", "--true", "--wide"):
             mode = a[2:]
         elif a in ("--data", "--model", "--words"):
             opts[a[2:]], i = args[i + 1], i + 1
@@ -197,9 +205,14 @@ class Runs:
         folder = {s: v["folder"] for s, v in list(split["sroie"].items()) + list(split["test"].items())}
         self.truth = {s: json.load(open(os.path.join(opts["data"], folder[s], s + ".json"), encoding="utf-8"))
                       for s in folder}
-        raw = {kind: readings(opts[kind]) for kind in ("ocr", "true")}
+        raw = {kind: readings(opts[kind]) for kind in KINDS}
+        # A wide-margin variant (`x~margins`) is a reading of its source: its fold, group and label.
+        for s in raw["wide"]:
+            source = s.split("~")[0]
+            if source in self.fold_of:
+                self.fold_of[s], self.truth[s] = self.fold_of[source], self.truth[source]
         self.words = word_odds(raw, split, self.truth, self.fold_of, opts["min_groups"])
-        self.sets = {kind: build(raw[kind], self.truth) for kind in ("ocr", "true")}
+        self.sets = {kind: build(raw[kind], self.truth) for kind in KINDS}
         self.names = sorted({n for d in self.sets["ocr"] + self.sets["true"] for c in d["x"] for n in c})
         self.models = {}
 
@@ -209,7 +222,7 @@ class Runs:
     def model(self, l2, folds):
         key = (l2, tuple(folds))
         if key not in self.models:
-            self.models[key] = fit(self.part("ocr", folds) + self.part("true", folds), self.names, l2)
+            self.models[key] = fit([d for kind in KINDS for d in self.part(kind, folds)], self.names, l2)
         return self.models[key]
 
     def scored(self, kind, folds, pool, l2, margin):
@@ -223,7 +236,7 @@ def word_odds(raw, split, truth, fold_of, min_groups):
     from a table of the other training folds, any other's from the table of folds 0-3 (as the
     product's). Returns that table."""
     train = [0, 1, 2, 3]
-    group_of = {s: v["group"] for s, v in split["sroie"].items()}
+    group_of = {s: split["sroie"][s.split("~")[0]]["group"] for s in fold_of if s.split("~")[0] in split["sroie"]}
     tables = {}
     for held in train + [None]:
         stems = {s for s, f in fold_of.items() if f in train and f != held}
@@ -237,7 +250,7 @@ def word_odds(raw, split, truth, fold_of, min_groups):
     return tables[None]
 
 
-def picks(runs, l2, margin, kinds=("ocr", "true"), folds=(0, 1, 2, 3)):
+def picks(runs, l2, margin, kinds=KINDS, folds=(0, 1, 2, 3)):
     """Per reading of `folds` (leave-one-fold-out inside them): the extractor's pick as a
     candidate, with its probability, its `word_odds`, whether it is right and whether the gate may
     null it (not a catalog brand)."""
@@ -292,7 +305,7 @@ def report(runs, best, margin):
         print(f"| {label} | {len(data)} | {sum(any(d['y']) for d in data)} | "
               f"{sum(d['rules_ok'] for d in data)} | {model_right} |")
 
-    for kind in ("ocr", "true"):
+    for kind in [k for k in KINDS if runs.sets[k]]:
         row(f"{kind}: folds 0-3, leave-one-fold-out", runs.part(kind, train),
             runs.scored(kind, train, train, best, margin))
         row(f"{kind}: **fold 4 (held out)**", runs.part(kind, [4]), runs.scored(kind, [4], range(5), best, margin))
@@ -312,7 +325,7 @@ def write_model(path, runs, best, margin, cv):
     """The model fitted on folds 0-3 as Sources/SnapsortStages/Resources/merchant-model.json
     holds it; no margin (the model replaces the rules) is written as -1."""
     mean, scale, w = runs.model(best, [0, 1, 2, 3])
-    train = [d for kind in ("ocr", "true") for d in runs.part(kind, [0, 1, 2, 3])]
+    train = [d for kind in KINDS for d in runs.part(kind, [0, 1, 2, 3])]
     model = {
         "version": 1, "features": runs.names, "mean": [round(v, 6) for v in mean],
         "scale": [round(v, 6) for v in scale], "weights": [round(v, 6) for v in w],
@@ -357,7 +370,7 @@ def main():
     for k in ([opts["min_groups"]] if opts["min_groups_given"] else [2, 3, 5, 8]):
         opts["min_groups"] = k
         runs = Runs(opts)
-        cv = {(l2, m): sum(runs.scored(kind, train, train, l2, m) for kind in ("ocr", "true"))
+        cv = {(l2, m): sum(runs.scored(kind, train, train, l2, m) for kind in KINDS)
               for l2 in grid for m in margins}
         best, margin = max(cv, key=lambda t: (cv[t], t[0], -1 if t[1] is None else t[1]))
         print(f"K {k}, features: {len(runs.names)}; L2 and margin by leave-one-fold-out on folds 0-3 (OCR + true "

@@ -221,7 +221,7 @@ public struct ReceiptExtractor: Sendable {
   /// header's candidates by its margin; a catalog brand the rules read always stands.
   func merchant(_ lines: [Line], rows: [ReceiptLine]) -> Found<String>? {
     let rules = ruleMerchant(lines)
-    guard let merchantModel else { return rules }
+    guard let merchantModel else { return rules.map(Self.withoutEdgeNumber) }
     let candidates = merchantCandidates.candidates(Self.candidateRows(rows))
     let rulesNameBrand = rules.map { merchantCandidates.namesBrand($0.value) } ?? false
     let pick =
@@ -238,7 +238,23 @@ public struct ReceiptExtractor: Sendable {
     {
       return nil
     }
-    return pick
+    // Only the name given is trimmed: the lines are judged and the candidates' features computed
+    // on the text as the model was fitted on it.
+    return pick.map(Self.withoutEdgeNumber)
+  }
+
+  static func withoutEdgeNumber(_ name: Found<String>) -> Found<String> {
+    Found(value: withoutEdgeNumber(name.value), confidence: name.confidence, line: name.line)
+  }
+
+  /// The name without a number of six digits or more at its start or end, its brackets half read
+  /// or lost: a till or registration number printed on the name's row ("000002 BAIFU (M) SDN
+  /// BHD", "99 SPEED MART S/B 1519537-X)"). Longer than a postcode (five digits or fewer where
+  /// postcodes are digits only), so "33102 Paderborn" keeps its number.
+  static func withoutEdgeNumber(_ name: String) -> String {
+    let trimmed = name.replacingOccurrences(
+      of: #"^\(?[0-9]{6,}\)?\s+|\s+\(?[0-9]{6,}(-?[A-Za-z])?\)?$"#, with: "", options: .regularExpression)
+    return trimmed.isEmpty ? name : trimmed
   }
 
   /// The rules' merchant and the header's candidates with their features, for the fitting

@@ -276,6 +276,11 @@ final class ReceiptTextTests: XCTestCase {
     // A registration number in lower case is dropped before the line is judged.
     XCTAssertEqual(
       merchant(["99 SPEED MART S/B (519537-x)", "LOT P.7. 2811, JALAN ANGSA"]), "99 SPEED MART S/B")
+    // So is one at the name's edge with a bracket lost, or a till number before it, in the name
+    // given; a postcode's five digits are no such number.
+    XCTAssertEqual(merchant(["000002 BAIFU (M) SDN BHD", "NO 3, JALAN USJ 9"]), "BAIFU (M) SDN BHD")
+    XCTAssertEqual(ReceiptExtractor.withoutEdgeNumber("99 SPEED MART 5/B 1519537-X)"), "99 SPEED MART 5/B")
+    XCTAssertEqual(ReceiptExtractor.withoutEdgeNumber("33102 Paderborn"), "33102 Paderborn")
     XCTAssertEqual(merchant(["R@SSMANN", "Mein Drogeriemarkt"]), "ROSSMANN")
     // A thank-you line is not a name; a fuel brand spelt "Total" is not found in a total line.
     XCTAssertEqual(
