@@ -13,34 +13,14 @@ many of the whole reading's text words the masked reading still reads (same text
 Crops are read plain grey, not flattened as the stage reads them."""
 import ctypes
 import glob
-import os
-import re
 import sys
 import time
 
 import cv2
 import numpy as np
 
-t = ctypes.CDLL("libtesseract.so.5")
-V = ctypes.c_void_p
-for name, args, res in [
-    ("TessBaseAPICreate", [], V), ("TessBaseAPIInit3", [V, ctypes.c_char_p, ctypes.c_char_p], ctypes.c_int),
-    ("TessBaseAPISetImage", [V, ctypes.c_char_p] + [ctypes.c_int] * 4, None),
-    ("TessBaseAPISetPageSegMode", [V, ctypes.c_int], None), ("TessBaseAPIRecognize", [V, V], ctypes.c_int),
-    ("TessBaseAPIClear", [V], None), ("TessBaseAPISetVariable", [V, ctypes.c_char_p, ctypes.c_char_p], ctypes.c_int),
-    ("TessBaseAPISetSourceResolution", [V, ctypes.c_int], None), ("TessMonitorCreate", [], V),
-    ("TessMonitorSetProgressFunc", [V, V], None), ("TessBaseAPIGetIterator", [V], V),
-    ("TessResultIteratorGetPageIterator", [V], V), ("TessResultIteratorGetUTF8Text", [V, ctypes.c_int], V),
-    ("TessDeleteText", [V], None),
-    ("TessPageIteratorBoundingBox", [V, ctypes.c_int] + [ctypes.POINTER(ctypes.c_int)] * 4, ctypes.c_int),
-    ("TessResultIteratorConfidence", [V, ctypes.c_int], ctypes.c_float),
-    ("TessPageIteratorNext", [V, ctypes.c_int], ctypes.c_int), ("TessResultIteratorDelete", [V], None)]:
-    f = getattr(t, name); f.argtypes = args; f.restype = res
-api = t.TessBaseAPICreate()
-assert t.TessBaseAPIInit3(api, b"/usr/share/tesseract-ocr/5/tessdata", b"eng") == 0
-t.TessBaseAPISetVariable(api, b"load_system_dawg", b"0")
-os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
-PROG = ctypes.CFUNCTYPE(ctypes.c_bool, V, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int)
+from tess_api import PROG, V, api, bar, t  # noqa: E402
+
 first = []
 
 
@@ -51,7 +31,6 @@ def progress(_m, _l, _r, _t, _b):
 
 
 cb = PROG(progress)
-bar = re.compile(r"^[|Il1!\[\](){}ij:;.,'\"_\-—~]+$")
 
 
 def read(g):
