@@ -11,7 +11,6 @@ that of masking by TextLineFinder's boxes from above.
 Prints the thread CPU of both readings (and of layout analysis, before the first word), and how
 many of the whole reading's text words the masked reading still reads (same text, same place).
 Crops are read plain grey, not flattened as the stage reads them."""
-import ctypes
 import glob
 import sys
 import time
@@ -19,7 +18,7 @@ import time
 import cv2
 import numpy as np
 
-from tess_api import PROG, V, api, bar, t  # noqa: E402
+from tess_api import PROG, api, bar, t, read_page, words  # noqa: E402
 
 first = []
 
@@ -35,32 +34,11 @@ cb = PROG(progress)
 
 def read(g):
     """(cpu s, layout cpu s, [(text, conf, (x0, y0, x1, y1))])"""
-    h, w = g.shape
-    t.TessBaseAPISetPageSegMode(api, 11)
-    t.TessBaseAPISetImage(api, np.ascontiguousarray(g).tobytes(), w, h, 1, w)
-    t.TessBaseAPISetSourceResolution(api, 300)
-    mon = t.TessMonitorCreate()
-    t.TessMonitorSetProgressFunc(mon, ctypes.cast(cb, V))
     first.clear()
-    s = time.thread_time()
-    t.TessBaseAPIRecognize(api, mon)
-    end = time.thread_time()
-    words = []
-    it = t.TessBaseAPIGetIterator(api)
-    if it:
-        page = t.TessResultIteratorGetPageIterator(it)
-        while True:
-            raw = t.TessResultIteratorGetUTF8Text(it, 3)
-            if raw:
-                text = ctypes.string_at(raw).decode("utf8", "replace").strip(); t.TessDeleteText(raw)
-                a, b, c, d = (ctypes.c_int() for _ in range(4))
-                t.TessPageIteratorBoundingBox(page, 3, a, b, c, d)
-                words.append((text, t.TessResultIteratorConfidence(it, 3), (a.value, b.value, c.value, d.value)))
-            if not t.TessPageIteratorNext(page, 3):
-                break
-        t.TessResultIteratorDelete(it)
+    s, end = read_page(np.ascontiguousarray(g), cb)
+    found = words()
     t.TessBaseAPIClear(api)
-    return end - s, (first[0] if first else end) - s, words
+    return end - s, (first[0] if first else end) - s, found
 
 
 def near(a, b):
@@ -77,18 +55,18 @@ for run in sys.argv[1:]:
         if h > 448:
             g = cv2.resize(g, (max(1, w * 448 // h), 448), interpolation=cv2.INTER_AREA)
         h, w = g.shape
-        cpu, lay, words = read(g)
-        text = [x for x in words if x[1] >= 40 and not bar.match(x[0])]
+        cpu, lay, read_whole = read(g)
+        text = [x for x in read_whole if x[1] >= 40 and not bar.match(x[0])]
         keep = np.zeros_like(g, dtype=bool)
         for _, _, (x0, y0, x1, y1) in text:
             pad = (y1 - y0) // 2
             keep[max(0, y0 - pad):y1 + pad, max(0, x0 - pad):x1 + pad] = True
         m = g.copy()
         m[~keep] = int(np.median(g))
-        cpu2, lay2, words2 = read(m)
+        cpu2, lay2, read_masked = read(m)
         whole += cpu; masked += cpu2; layout_w += lay; layout_m += lay2
         text_words += len(text)
-        kept += sum(1 for x in text if any(y[0] == x[0] and near(x[2], y[2]) for y in words2))
+        kept += sum(1 for x in text if any(y[0] == x[0] and near(x[2], y[2]) for y in read_masked))
         area += g.size; covered += int(keep.sum())
     print(f"{run}: {len(crops)} crops, text regions {covered / max(area, 1):.0%} of the pixels; "
           f"whole {whole:.2f} s (layout {layout_w:.2f}), masked {masked:.2f} s (layout {layout_m:.2f}), "

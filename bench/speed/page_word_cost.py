@@ -8,13 +8,12 @@ specks), or text.
 
 The crops are read plain grey, not flattened as the stage reads them: a measure of where the cost
 lies, not of the stage's exact readings."""
-import ctypes
 import glob
 import sys
 import time
 
 import cv2
-from tess_api import PROG, V, api, bar, t  # noqa: E402
+from tess_api import PROG, api, bar, t, read_page, words  # noqa: E402
 
 calls = []
 def progress(_m, left, right, top, bottom):
@@ -28,34 +27,14 @@ for path in sorted(glob.glob(sys.argv[1] + "/*.jpg")):
     h, w = g.shape
     if h > 448:
         g = cv2.resize(g, (max(1, w * 448 // h), 448), interpolation=cv2.INTER_AREA)
-    h, w = g.shape
-    t.TessBaseAPISetPageSegMode(api, 11)
-    t.TessBaseAPISetImage(api, g.tobytes(), w, h, 1, w)
-    t.TessBaseAPISetSourceResolution(api, 300)
-    mon = t.TessMonitorCreate()
-    t.TessMonitorSetProgressFunc(mon, ctypes.cast(cb, V))
     calls.clear()
-    s = time.thread_time()
-    t.TessBaseAPIRecognize(api, mon)
-    end = time.thread_time()
+    s, end = read_page(g, cb)
     total += end - s
     cost["layout"] += (calls[0][0] if calls else end) - s
-    words = {}
-    it = t.TessBaseAPIGetIterator(api)
-    if it:
-        page = t.TessResultIteratorGetPageIterator(it)
-        while True:
-            raw = t.TessResultIteratorGetUTF8Text(it, 3)
-            if raw:
-                text = ctypes.string_at(raw).decode("utf8", "replace").strip(); t.TessDeleteText(raw)
-                a, b, c, d = (ctypes.c_int() for _ in range(4))
-                t.TessPageIteratorBoundingBox(page, 3, a, b, c, d)
-                words[(a.value, c.value)] = (text, t.TessResultIteratorConfidence(it, 3))
-            if not t.TessPageIteratorNext(page, 3): break
-        t.TessResultIteratorDelete(it)
+    found = {(box[0], box[2]): (text, conf) for text, conf, box in words()}
     for i, (at, left, right) in enumerate(calls):
         nxt = calls[i + 1][0] if i + 1 < len(calls) else end
-        inside = [v for (l, r), v in words.items() if l >= left - 2 and r <= right + 2]
+        inside = [v for (l, r), v in found.items() if l >= left - 2 and r <= right + 2]
         if not inside:
             kind = "unmatched"
         elif all(bar.match(x[0]) for x in inside):

@@ -6,6 +6,7 @@ figures are on stdout."""
 import ctypes
 import os
 import re
+import time
 
 t = ctypes.CDLL("libtesseract.so.5")
 V = ctypes.c_void_p
@@ -29,3 +30,39 @@ os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
 PROG = ctypes.CFUNCTYPE(ctypes.c_bool, V, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int)
 # A word of bar-like glyphs only: a barcode's bars read as text.
 bar = re.compile(r"^[|Il1!\[\](){}ij:;.,'\"_\-—~]+$")
+
+
+def words():
+    """The last reading's words: (text, confidence, (left, top, right, bottom)) in reading order."""
+    out = []
+    it = t.TessBaseAPIGetIterator(api)
+    if not it:
+        return out
+    page = t.TessResultIteratorGetPageIterator(it)
+    while True:
+        raw = t.TessResultIteratorGetUTF8Text(it, 3)
+        if raw:
+            text = ctypes.string_at(raw).decode("utf8", "replace").strip()
+            t.TessDeleteText(raw)
+            a, b, c, d = (ctypes.c_int() for _ in range(4))
+            t.TessPageIteratorBoundingBox(page, 3, a, b, c, d)
+            out.append((text, t.TessResultIteratorConfidence(it, 3), (a.value, b.value, c.value, d.value)))
+        if not t.TessPageIteratorNext(page, 3):
+            break
+    t.TessResultIteratorDelete(it)
+    return out
+
+
+def read_page(grey, callback):
+    """Reads a 2-D uint8 array with psm 11 at 300 dpi, tesseract calling `callback` (a PROG) before
+    each word; returns the thread CPU seconds (start, end) around the recognition. The result stays
+    in `api` for `words()` until `t.TessBaseAPIClear(api)`."""
+    h, w = grey.shape
+    t.TessBaseAPISetPageSegMode(api, 11)
+    t.TessBaseAPISetImage(api, grey.tobytes(), w, h, 1, w)
+    t.TessBaseAPISetSourceResolution(api, 300)
+    monitor = t.TessMonitorCreate()
+    t.TessMonitorSetProgressFunc(monitor, ctypes.cast(callback, V))
+    start = time.thread_time()
+    t.TessBaseAPIRecognize(api, monitor)
+    return start, time.thread_time()
