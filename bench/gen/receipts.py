@@ -3,6 +3,7 @@
 
     python3 bench/gen/receipts.py --out DIR --count N --split train|heldout --seed S [--jobs J]
     python3 bench/gen/receipts.py ... --split train --families cut_names,long_names  # only these
+    python3 bench/gen/receipts.py ... --lang de --headers varied --wide 0.5     # German, header families, half on A4
     python3 bench/gen/receipts.py --list            # families, fonts, languages, captures
     python3 bench/gen/receipts.py --selfcheck 500   # truth against the printed text
 
@@ -29,9 +30,25 @@ does not depend on --count):
                  keystone, up to 9 degrees of rotation), crumpled/folded (shading and a mesh
                  warp), thermal fade, blur, noise and JPEG compression.
 
+Three options add what the plain renders lack; each draws from its own generator
+(`f"{seed}:{split}:{index}:headers"`, `...:wide`), so without them every render is byte-identical
+to before, and with them the body of receipt k is the plain render's:
+
+  --headers varied  a header family (HEADER_FAMILIES) arranges the lines around the trading name:
+                 a logo row (a drawn mark with the initials, or the brand's word in a display
+                 face, sometimes cut and jittered), the legal entity (GmbH & Co. KG, Sdn Bhd,
+                 S.A.) apart from the trading name, a branch line, the address, phone and tax id
+                 before the name, a document title, a greeting, a cashier line; any family may
+                 also get a logo on top (LOGO_SHARE). The truth's merchant stays the trading
+                 name; `header` lists the header's lines with their roles.
+  --lang L       only this language;
+  --wide P       a share P of the receipts scanned flat on the whole A4 glass: the receipt
+                 (57-80 mm on a 210 mm page) against a corner or anywhere, the rest bare bed
+                 (`wide_page` in the truth: the page size and the receipt's box).
+
 The families and fonts of splits.json ("heldout") are never rendered with --split train, and
 --split heldout renders only them, so a figure on the held-out split is on layouts and fonts
-no tuning has seen.
+no tuning has seen. The same holds for header families (`header_families`).
 
 Each NAME.jpg gets NAME.json: merchant, date (ISO), time, currency (ISO code), items
 [{description, quantity, unit_price, amount}] (amount = quantity x unit price as printed on the
@@ -201,6 +218,124 @@ MONTHS_EN = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT
 OVERFLOWS = []  # cells drawn past the paper's right margin (a self-check; stays empty)
 PAPERS = ["thermal", "white", "textured", "aged", "carbonless"]
 CAPTURES = ["scan", "photo", "photo_crumpled", "scan_faded", "photo_faded", "photo_steep"]
+
+HEADER_FAMILIES = {
+    "logo_top": "a logo row right above the trading name, then the address",
+    "legal_below": "the trading name, then the legal entity that runs the shop (GmbH & Co. KG, Sdn Bhd, S.A.) on its own line",
+    "legal_above": "the legal entity line first, the trading name under it (or under the address)",
+    "title_top": "a document title (Kassenbon, Rechnung, TAX INVOICE, Beleg) above the trading name",
+    "greeting_top": "a greeting (Willkommen, Welcome) above the trading name, sometimes a second one under the address",
+    "address_first": "address, phone and tax-id lines first, the trading name under them or between them",
+    "branch_cashier": "a branch line (Filiale 1234, Markt 0815) above or below the name, a cashier line after the address",
+    "stacked": "logo, title, trading name, legal entity, branch, address, phone, tax id and cashier in one of a few orders",
+}
+# Any family may also print a logo row on top (LOGO_SHARE of receipts), so train families see logos too.
+LOGO_SHARE = 0.35
+LOGO_FONTS = ["/usr/share/fonts/opentype/urw-base35/Z003-MediumItalic.otf", "/usr/share/fonts/opentype/urw-base35/URWGothic-Demi.otf",
+              "/usr/share/fonts/opentype/urw-base35/URWBookman-Demi.otf", "/usr/share/fonts/opentype/urw-base35/P052-BoldItalic.otf",
+              "/usr/share/fonts/opentype/urw-base35/NimbusSans-Bold.otf", "/usr/share/fonts/opentype/urw-base35/C059-Bold.otf"]
+HEADER_WORDS = {
+    "en": dict(forms=["Inc.", "LLC", "Corp.", "Co."], owners=["Miller", "Harper", "Jensen", "Walsh"], trade=["Retail", "Holdings", "Foods", ""],
+               titles=["RECEIPT", "SALES RECEIPT", "INVOICE", "CUSTOMER COPY"], greet=["Welcome", "WELCOME TO", "Thanks for visiting"],
+               branch=["Store #{n}", "Store {n}", "Location {n}"], cashier=["Cashier: {p}", "Your cashier today was {p}", "Served by {p}"]),
+    "my": dict(forms=["SDN BHD", "SDN. BHD.", "ENTERPRISE", "TRADING"], owners=["TAN", "LIM", "WONG", "MUTIARA", "HOCK SENG"], trade=["HOLDINGS", "RETAIL", ""],
+               titles=["TAX INVOICE", "SIMPLIFIED TAX INVOICE", "RECEIPT", "CASH BILL", "INVOICE"], greet=["WELCOME", "SELAMAT DATANG", "Welcome to"],
+               branch=["BRANCH: {n}", "OUTLET {n}", "CAWANGAN {n}"], cashier=["Cashier: {p}", "Served by: {p}"]),
+    "de": dict(forms=["GmbH", "GmbH & Co. KG", "e.K.", "OHG", "AG & Co. KG"], owners=["Brandt", "Lindner", "Schulte", "Hoffmann", "Vogel", "Krüger"],
+               trade=["Handels", "Lebensmittel", "Einzelhandels", "Vertriebs", ""], titles=["Kassenbon", "Rechnung", "Beleg", "KASSENBELEG", "Quittung"],
+               greet=["Willkommen", "Herzlich willkommen", "Willkommen bei", "Guten Tag!"], branch=["Filiale {n}", "Markt {n}", "Fil.-Nr. {n}", "Filiale {city}"],
+               cashier=["Es bediente Sie {p}", "Kassierer: {p}", "Bediener {p}"]),
+    "fr": dict(forms=["SARL", "SAS", "S.A.", "EURL"], owners=["Lefèvre", "Moreau", "Dubois", "Girard"], trade=["Distribution", "Commerce", ""],
+               titles=["TICKET DE CAISSE", "FACTURE", "Ticket client"], greet=["Bienvenue", "BIENVENUE CHEZ"], branch=["Magasin {n}", "Mag. {n}"],
+               cashier=["Caissier: {p}", "Vous avez été servi par {p}"]),
+    "es": dict(forms=["S.L.", "S.A.", "S.L.U."], owners=["García", "Ruiz", "Navarro", "Ortega"], trade=["Distribuciones", "Comercial", ""],
+               titles=["FACTURA SIMPLIFICADA", "TICKET", "FACTURA"], greet=["Bienvenido", "BIENVENIDOS"], branch=["Tienda {n}", "Centro {n}"],
+               cashier=["Le atendió: {p}", "Cajero: {p}"]),
+    "it": dict(forms=["S.r.l.", "S.p.A.", "S.n.c."], owners=["Rossi", "Bianchi", "Conti", "Gallo"], trade=["Distribuzione", "Commerciale", ""],
+               titles=["DOCUMENTO COMMERCIALE", "SCONTRINO", "RICEVUTA"], greet=["Benvenuti", "BENVENUTO"], branch=["Punto vendita {n}", "PdV {n}"],
+               cashier=["Cassiere: {p}", "Operatore {p}"]),
+    "nl": dict(forms=["B.V.", "V.O.F.", "N.V."], owners=["Jansen", "De Vries", "Bakker", "Visser"], trade=["Retail", "Handel", ""],
+               titles=["KASSABON", "Bon", "FACTUUR"], greet=["Welkom", "WELKOM BIJ"], branch=["Filiaal {n}", "Winkel {n}"],
+               cashier=["U werd geholpen door {p}", "Kassa: {p}"]),
+    "pl": dict(forms=["Sp. z o.o.", "S.A.", "Sp.j."], owners=["Kowalski", "Nowak", "Wiśniewski", "Zając"], trade=["Handel", "Dystrybucja", ""],
+               titles=["PARAGON FISKALNY", "FAKTURA", "PARAGON"], greet=["Witamy", "ZAPRASZAMY"], branch=["Sklep nr {n}", "Oddział {n}"],
+               cashier=["Kasjer: {p}", "Obsługiwał: {p}"]),
+    "sv": dict(forms=["AB", "HB", "Handelsbolag"], owners=["Lundgren", "Nilsson", "Berg", "Holm"], trade=["Handel", "Livs", ""],
+               titles=["KVITTO", "Kvitto", "FAKTURA"], greet=["Välkommen", "VÄLKOMMEN TILL"], branch=["Butik {n}", "Butiksnr {n}"],
+               cashier=["Du betjänades av {p}", "Kassör: {p}"]),
+}
+PEOPLE = ["Anna", "Jens", "Maria", "Tom", "Sara", "Ali", "Eva", "Mike", "Nurul", "Chen"]
+
+
+def header_lines(parts, hrng, family, lang, merchant, first, second, case):
+    """Reorders and extends the plain header's lines (`parts`: (role, text, style) in print order)
+    for a header family; returns (role, text, style) lines, the logo's as ("logo", text, dict)."""
+    words = HEADER_WORDS[lang]
+    by_role = {}
+    for role, text, style in parts:
+        by_role.setdefault(role, []).append((role, text, style))
+    name = by_role["name"]
+    address = by_role.get("street", []) + by_role.get("city", [])
+    phone, taxid, reg = by_role.get("phone", []), by_role.get("taxid", []), by_role.get("reg", [])
+    title = by_role.get("title", [])
+    upper = case == "upper" or hrng.random() < 0.3
+
+    def line(role, text, style=""):
+        return [(role, text.upper() if upper and role != "cashier" else text, style)]
+
+    def legal():
+        owner = hrng.choice(words["owners"] + ([second] if second[0].isupper() else []))
+        trade = hrng.choice(words["trade"])
+        return line("legal", " ".join(w for w in (owner, trade, hrng.choice(words["forms"])) if w))
+
+    def doc_title():
+        return title or line("title", hrng.choice(words["titles"]), "bold" if hrng.random() < 0.5 else "")
+
+    def greeting():
+        return line("greeting", hrng.choice(words["greet"]))
+
+    def branch():
+        city = address[-1][1].split()[-1] if address else "Nord"
+        return line("branch", hrng.choice(words["branch"]).format(n=hrng.randint(1, 9999) if hrng.random() < 0.5 else f"{hrng.randint(1, 999):04d}", city=city))
+
+    def cashier():
+        person = hrng.choice(PEOPLE) if hrng.random() < 0.7 else str(hrng.randint(1, 99))
+        return [("cashier", hrng.choice(words["cashier"]).format(p=person), "")]
+
+    def logo():
+        initials = "".join(w[0] for w in merchant.replace("&", " ").split() if w[0].isalpha())[:3].upper()
+        kind = hrng.choice(["mark", "word", "word", "garbled"])
+        text = initials if kind == "mark" else hrng.choice([first, second]).split()[-1]
+        spec = {"kind": kind, "font": hrng.choice(LOGO_FONTS), "shape": hrng.choice(["disc", "box", "roof", "none"]),
+                "scale": hrng.uniform(2.2, 3.4), "seed": hrng.randint(0, 2**31), "upper": hrng.random() < 0.5}
+        return [("logo", text.upper() if spec["upper"] else text, spec)]
+
+    rest = reg + taxid if family != "address_first" else reg
+    if family == "logo_top":
+        out = logo() + name + address + phone + rest
+    elif family == "legal_below":
+        out = name + legal() + reg + address + phone + taxid
+    elif family == "legal_above":
+        out = legal() + name + address + phone + rest if hrng.random() < 0.6 else legal() + address + name + phone + rest
+    elif family == "title_top":
+        out = doc_title() + name + address + phone + rest
+    elif family == "greeting_top":
+        out = greeting() + name + address + phone + rest + (greeting() if hrng.random() < 0.3 else [])
+    elif family == "address_first":
+        out = address + phone + taxid + name + rest if hrng.random() < 0.6 else address + name + phone + taxid + rest
+    elif family == "branch_cashier":
+        out = (branch() + name if hrng.random() < 0.5 else name + branch()) + address + phone + rest + cashier()
+    else:  # stacked
+        order = hrng.choice([["logo", "title", "name", "legal", "branch", "address", "phone", "rest", "cashier"],
+                             ["title", "logo", "legal", "name", "address", "phone", "rest", "branch", "cashier"],
+                             ["greeting", "logo", "name", "branch", "legal", "address", "rest", "phone", "cashier"],
+                             ["legal", "address", "phone", "rest", "logo", "name", "title", "cashier"]])
+        make = {"logo": logo, "title": doc_title, "legal": legal, "branch": branch, "cashier": cashier, "greeting": greeting,
+                "name": lambda: name, "address": lambda: address, "phone": lambda: phone, "rest": lambda: rest}
+        out = [x for part in order for x in make[part]()]
+    if family not in ("logo_top", "stacked") and hrng.random() < LOGO_SHARE:
+        out = logo() + out
+    return out + (title if family not in ("title_top", "stacked") else [])
 
 
 def load_splits():
@@ -399,7 +534,7 @@ def fmt_date(rng, d, spec):
     return d.strftime(pattern)
 
 
-def build(rng, family, lang):
+def build(rng, family, lang, header=None):
     spec = LANGS[lang]
     lab = spec["labels"]
     cols = rng.choice([32, 36, 40, 42, 44, 48])
@@ -411,7 +546,8 @@ def build(rng, family, lang):
         position = "before"
     money = Money(comma, spec["symbol"], position if position in ("before", "after") else "none", rng.random() < 0.3)
     b = Builder(cols)
-    # header
+    # header: the plain order (merchant first) unless a header family is given
+    parts = []
     prefix, suffix = MERCHANTS[lang]
     first, second = rng.choice(prefix), rng.choice(suffix)
     merchant = f"{first} {second}" if lang != "en" else f"{first} {second}"
@@ -420,20 +556,28 @@ def build(rng, family, lang):
     case = rng.choice(["upper", "as is"])
     merchant = merchant.upper() if case == "upper" else merchant
     big = rng.random() < 0.6
-    b.center(merchant, style="big" if big else "bold")
+    parts.append(("name", merchant, "big" if big else "bold"))
     if lang == "my":
-        b.center(f"(CO. REG : {rng.randint(100000, 999999)}-{rng.choice('ADKPTUVW')})")
+        parts.append(("reg", f"(CO. REG : {rng.randint(100000, 999999)}-{rng.choice('ADKPTUVW')})", ""))
     n = rng.randint(1, 240)
-    b.center(rng.choice(STREETS[lang]).format(n=n))
-    b.center(rng.choice(CITIES[lang]))
+    parts.append(("street", rng.choice(STREETS[lang]).format(n=n), ""))
+    parts.append(("city", rng.choice(CITIES[lang]), ""))
     if rng.random() < 0.6:
-        b.center(f"Tel: {rng.randint(100, 999)}-{rng.randint(1000000, 9999999)}" if lang in ("en", "my") else f"Tel. {rng.randint(10, 99)} {rng.randint(100, 999)} {rng.randint(1000, 9999)}")
+        parts.append(("phone", f"Tel: {rng.randint(100, 999)}-{rng.randint(1000000, 9999999)}" if lang in ("en", "my") else f"Tel. {rng.randint(10, 99)} {rng.randint(100, 999)} {rng.randint(1000, 9999)}", ""))
     if lang == "my":
-        b.center(f"GST ID No : {rng.randint(10**11, 10**12 - 1):012d}")
-        b.center(rng.choice(["TAX INVOICE", "SIMPLIFIED TAX INVOICE", "RECEIPT"]), style="bold")
+        parts.append(("taxid", f"GST ID No : {rng.randint(10**11, 10**12 - 1):012d}", ""))
+        parts.append(("title", rng.choice(["TAX INVOICE", "SIMPLIFIED TAX INVOICE", "RECEIPT"]), "bold"))
     elif lang in ("de", "fr", "es", "it", "nl", "pl", "sv") and rng.random() < 0.6:
         tag = {"de": "USt-IdNr. DE", "fr": "SIRET ", "es": "CIF B", "it": "P.IVA ", "nl": "BTW NL", "pl": "NIP ", "sv": "Org.nr 55"}[lang]
-        b.center(f"{tag}{rng.randint(10**7, 10**9)}")
+        parts.append(("taxid", f"{tag}{rng.randint(10**7, 10**9)}", ""))
+    if header:
+        parts = header_lines(parts, header[1], header[0], lang, merchant, first, second, case)
+    for role, text, style in parts:
+        if role == "logo":
+            b.add((0, "c", text), style="logo")
+            b.lines[-1]["logo"] = style
+        else:
+            b.center(text, style=style)
     day = date(2017, 1, 1) + timedelta(days=rng.randint(0, 9 * 365))
     time_text = f"{rng.randint(7, 21):02d}:{rng.randint(0, 59):02d}"
     date_text = fmt_date(rng, day, spec)
@@ -659,6 +803,9 @@ def build(rng, family, lang):
         "money": {"decimal": "comma" if comma else "point", "currency_position": position, "thousands": money.thousands},
         "vat_table": vat_table, "payment": pay,
     }
+    if header:
+        truth["header_family"] = header[0]
+        truth["header"] = [dict(role=role, text=text, **({"logo": style["kind"]} if role == "logo" else {})) for role, text, style in parts]
     return b, truth
 
 
@@ -672,6 +819,38 @@ def load_font(name, size, bold=False):
     return ImageFont.truetype(chosen, size)
 
 
+def draw_logo(draw, line, width, margin, y, h, size):
+    """A logo row: the brand's word in a display face or its initials in a drawn mark; `garbled`
+    cuts the word with gaps and jitters its letters, as a worn print head or a low-dpi bitmap
+    logo comes out. All its choices were made at build time (the line's `logo`)."""
+    spec, text = line["logo"], line["cells"][0][2]
+    lrng = random.Random(spec["seed"])
+    f = ImageFont.truetype(spec["font"], max(12, int(size * spec["scale"])))
+    while f.getlength(text) > width - 2 * margin and f.size > size:
+        f = ImageFont.truetype(spec["font"], f.size - 4)
+    tw = f.getlength(text)
+    x0, top = (width - tw) / 2, y + (h - f.size * 1.15) / 2
+    if spec["kind"] == "mark" and spec["shape"] != "none":
+        pad = f.size * 0.35
+        box = (x0 - pad, y + 2, x0 + tw + pad, y + h - 2)
+        if spec["shape"] == "disc":
+            draw.ellipse(box, outline=255, width=max(2, size // 8))
+        elif spec["shape"] == "box":
+            draw.rectangle(box, outline=255, width=max(2, size // 8))
+        else:  # a roof over the initials
+            draw.line((box[0], box[1] + h * 0.35, (box[0] + box[2]) / 2, box[1], box[2], box[1] + h * 0.35), fill=255, width=max(2, size // 6))
+    if spec["kind"] == "garbled":
+        x = x0
+        for ch in text:
+            draw.text((x + lrng.uniform(-2, 2), top + lrng.uniform(-f.size * 0.08, f.size * 0.08)), ch, font=f, fill=255)
+            x += f.getlength(ch) * lrng.uniform(0.85, 1.05)
+        for _ in range(lrng.randint(2, 5)):  # white gaps across the letters
+            gy = top + lrng.uniform(0.1, 1.0) * f.size
+            draw.rectangle((x0 - 4, gy, x0 + tw + 4, gy + lrng.uniform(1, 0.12 * f.size)), fill=0)
+    else:
+        draw.text((x0, top), text, font=f, fill=255)
+
+
 def render_paper(builder, font_name, rng, paper):
     cols = builder.cols
     size = rng.randint(22, 30)
@@ -682,14 +861,15 @@ def render_paper(builder, font_name, rng, paper):
     margin = int(rng.uniform(1.5, 3.5) * char_w)
     if not mono:  # widen the grid until every line's cells fit side by side with a gap
         for line in builder.lines:
-            if line["style"] in ("big", "rule", "blank", "barcode"):
+            if line["style"] in ("big", "rule", "blank", "barcode", "logo"):
                 continue
             f = bold if line["style"] == "bold" else regular
             need = sum(f.getlength(t) for _, _, t in line["cells"]) + char_w * (len(line["cells"]) - 1)
             char_w = max(char_w, need / cols)
     width = int(cols * char_w + 2 * margin)
     line_h = int(size * rng.uniform(1.22, 1.45))
-    heights = [line_h * (2 if l["style"] == "big" else (3 if l["style"] == "barcode" else 1)) for l in builder.lines]
+    heights = [line_h * (2 if l["style"] == "big" else (3 if l["style"] == "barcode" else 1)) if l["style"] != "logo" else int(size * l["logo"]["scale"] * 1.3)
+               for l in builder.lines]
     top = int(rng.uniform(1.5, 4) * line_h)
     height = top + sum(heights) + int(rng.uniform(2, 5) * line_h)
     ink = Image.new("L", (width, height), 0)
@@ -703,6 +883,8 @@ def render_paper(builder, font_name, rng, paper):
                 w = rng.choice([2, 2, 4, 6])
                 draw.rectangle((x, y + 4, x + w - 1, y + h - 8), fill=255)
                 x += w + rng.choice([2, 4, 6])
+        elif style == "logo":
+            draw_logo(draw, line, width, margin, y, h, size)
         elif style == "big":
             f = load_font(font_name, int(size * 1.7), bold=True)
             texts = [c[2] for c in line["cells"]]
@@ -903,29 +1085,69 @@ def capture(paper_img, rng, kind):
     return image, blur
 
 
+def wide_page(image, paper_w, rng):
+    """The scan of the whole A4 glass with the receipt somewhere on it (the German scans' kind):
+    a receipt 57-80 mm wide on a 210 mm page, often against a corner, the rest the lid's white
+    or grey; a receipt longer than the page makes the page longer (a legal-size bed)."""
+    w, h = image.size
+    page_w = int(paper_w * 210 / rng.uniform(57, 80))
+    page_h = max(int(page_w * 1.414), h + int(0.02 * page_w))
+    page_w = max(page_w, w + 4)
+    shade = rng.choice([(255, 255, 255), (248, 248, 246), (232, 232, 230), (214, 214, 212)])
+    page = Image.new("RGB", (page_w, page_h), shade)
+    if rng.random() < 0.5:  # against the glass's corner, as a receipt is usually laid
+        x = rng.randint(0, int(0.04 * page_w))
+        y = rng.randint(0, int(0.04 * page_w))
+        if rng.random() < 0.5:
+            x = page_w - w - x
+    else:
+        x, y = rng.randint(0, page_w - w), rng.randint(0, page_h - h)
+    y = min(y, page_h - h)
+    page.paste(image, (x, y))
+    array = np.asarray(page, np.float32) + np.random.default_rng(rng.randint(0, 2**31)).normal(0, 1.5, (page_h, page_w, 1))
+    page = Image.fromarray(np.clip(array, 0, 255).astype(np.uint8))
+    return page, {"size": [page_w, page_h], "receipt_box": [x, y, x + w, y + h]}
+
+
 def render_one(job):
-    out, seed, split, index, families, fonts = job
+    out, seed, split, index, families, fonts, options = job
     rng = random.Random(f"{seed}:{split}:{index}")
     family = rng.choice(families)
     font_name = rng.choice(fonts)
     lang = rng.choice(list(LANGS))
+    lang = options.get("lang") or lang
     paper = rng.choice(PAPERS)
     kind = rng.choice(CAPTURES)
+    # the new options draw from their own generators, so the main one's sequence (and every
+    # render without them) stays as it was
+    wide = options.get("wide", 0) and random.Random(f"{seed}:{split}:{index}:wide")
+    if wide and wide.random() < options["wide"]:
+        kind = wide.choice(["scan", "scan_faded"])
+    else:
+        wide = None
     if "faded" in kind:
         paper = "thermal"
-    builder, truth = build(rng, family, lang)
+    header = None
+    if options.get("headers"):
+        hrng = random.Random(f"{seed}:{split}:{index}:headers")
+        header = (hrng.choice(options["headers"]), hrng)
+    builder, truth = build(rng, family, lang, header)
     canvas, alpha, ink_rgb, line_h = render_paper(builder, font_name, rng, paper)
     alpha = fade(alpha, rng, strong="faded" in kind) if paper == "thermal" else alpha
     paper_img = Image.fromarray(np.clip(compose(canvas, alpha, ink_rgb), 0, 255).astype(np.uint8))
     if "crumpled" in kind:
         paper_img = crumple(paper_img, rng)
     image, blur = capture(paper_img, rng, kind)
+    if wide:
+        image, page = wide_page(image, paper_img.size[0], wide)
     quality = rng.choice([60, 75, 85, 92]) if kind.startswith("photo") else rng.choice([80, 90, 95])
     stem = f"rcpt-{split}-{seed}-{index:05d}"
     image.save(os.path.join(out, stem + ".jpg"), "JPEG", quality=quality)
     lines = [Builder.text_of(l, builder.cols) if l["style"] not in ("blank", "barcode") else "" for l in builder.lines]
     truth.update({"layout_family": family, "font": font_name, "monospace": FONTS[font_name][1], "language": lang, "paper": paper,
                   "capture": kind, "blur": blur, "jpeg_quality": quality, "split": split, "seed": seed, "index": index, "lines": lines})
+    if wide:
+        truth["wide_page"] = page
     with open(os.path.join(out, stem + ".json"), "w", encoding="utf-8") as f:
         json.dump(truth, f, ensure_ascii=False, indent=1, sort_keys=True)
         f.write("\n")
@@ -975,6 +1197,11 @@ def main():
     parser.add_argument("--start", type=int, default=0, help="first index (to extend a set without re-rendering it)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--families", help="train split only: draw from these train families (comma-separated)")
+    parser.add_argument("--headers", choices=["plain", "varied"], default="plain",
+                        help="varied: the header families of HEADER_FAMILIES (logo, legal entity, branch, title, greeting, cashier around the name)")
+    parser.add_argument("--lang", choices=list(LANGS), help="render only this language")
+    parser.add_argument("--wide", type=float, default=0.0, metavar="P",
+                        help="this share of receipts scanned flat on the whole A4 glass (a wide page with margins)")
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--selfcheck", type=int, metavar="N", help="check truth against the printed text of N receipts and exit")
     args = parser.parse_args()
@@ -984,16 +1211,19 @@ def main():
         return 1 if failures else 0
     splits = load_splits()
     heldout_families, heldout_fonts = splits["heldout"]["families"], splits["heldout"]["fonts"]
+    heldout_headers = splits["heldout"]["header_families"]
     if args.list:
         for name, what in FAMILIES.items():
             print(f"family {name:15s} {'HELD OUT ' if name in heldout_families else ''}{what}")
         for name, (path, mono, _) in FONTS.items():
             print(f"font   {name:20s} {'HELD OUT ' if name in heldout_fonts else ''}{'mono' if mono else 'proportional'} {path}")
+        for name, what in HEADER_FAMILIES.items():
+            print(f"header {name:15s} {'HELD OUT ' if name in heldout_headers else ''}{what}")
         print("languages", " ".join(LANGS), "| papers", " ".join(PAPERS), "| captures", " ".join(CAPTURES))
         return 0
     if not args.out:
         parser.error("--out is required")
-    unknown = (set(heldout_families) - set(FAMILIES)) | (set(heldout_fonts) - set(FONTS))
+    unknown = (set(heldout_families) - set(FAMILIES)) | (set(heldout_fonts) - set(FONTS)) | (set(heldout_headers) - set(HEADER_FAMILIES))
     if unknown:
         sys.exit(f"splits.json names unknown families or fonts: {sorted(unknown)}")
     if args.split == "train":
@@ -1008,8 +1238,10 @@ def main():
         sys.exit("--families picks among train families only")
     else:
         families, fonts = list(heldout_families), list(heldout_fonts)
+    headers = [h for h in HEADER_FAMILIES if (h in heldout_headers) == (args.split == "heldout")] if args.headers == "varied" else None
+    options = {"lang": args.lang, "headers": headers, "wide": args.wide}
     os.makedirs(args.out, exist_ok=True)
-    jobs = [(args.out, args.seed, args.split, i, families, fonts) for i in range(args.start, args.start + args.count)]
+    jobs = [(args.out, args.seed, args.split, i, families, fonts, options) for i in range(args.start, args.start + args.count)]
     if args.jobs > 1:
         import multiprocessing
         with multiprocessing.Pool(args.jobs) as pool:
