@@ -248,9 +248,11 @@ public struct ReceiptExtractor: Sendable {
   }
 
   /// The name without a number of six digits or more at its start or end, its brackets half read
-  /// or lost: a till or registration number printed on the name's row ("000002 BAIFU (M) SDN
-  /// BHD", "99 SPEED MART S/B 1519537-X)"). Longer than a postcode (five digits or fewer where
-  /// postcodes are digits only), so "33102 Paderborn" keeps its number.
+  /// or lost: a till or registration number printed on the name's row ("000002 BATFU (M) SDN
+  /// BHD", "99 SPEED MART S/B 1519537-X)"). Longer than the five-digit postcodes of the German and
+  /// Malaysian sets, so "33102 Paderborn" keeps its number; a six-digit postcode (Russia,
+  /// Singapore, India) is dropped too, which matters only when an address line was taken for the
+  /// name, and that name is wrong either way.
   static func withoutEdgeNumber(_ name: String) -> String {
     let trimmed = name.replacingOccurrences(
       of: #"^\(?[0-9]{6,}\)?\s+|\s+\(?[0-9]{6,}(-?[A-Za-z])?\)?$"#, with: "", options: .regularExpression)

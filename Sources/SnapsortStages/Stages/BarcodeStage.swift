@@ -130,10 +130,11 @@ public final class BarcodeStage: Stage {
     guard (0...1_000).contains(options.rescueBudgetMegapixels) else {
       throw ConfigError(path: "rescue_budget_megapixels", "must be 0…1000")
     }
-    guard (0...16).contains(options.fallbackSkipCropDensity), (0...45).contains(options.screenCardDegrees)
-    else {
-      throw ConfigError(
-        path: "fallback_skip_crop_density", "must be 0 (never skip) to 16, with screen_card_degrees 0…45")
+    guard (0...16).contains(options.fallbackSkipCropDensity) else {
+      throw ConfigError(path: "fallback_skip_crop_density", "must be 0 (never skip) to 16")
+    }
+    guard (0...45).contains(options.screenCardDegrees) else {
+      throw ConfigError(path: "screen_card_degrees", "must be 0…45")
     }
     guard (0...1_000).contains(options.blindRetryMegapixels) else {
       throw ConfigError(path: "blind_retry_megapixels", "must be 0 (no bound) to 1000")

@@ -78,6 +78,9 @@ final class PipelineConfigTests: XCTestCase {
     assertConfigError(
       #"{"version": 1, "stages": [{"stage": "load"}, {"stage": "barcode", "when": "cards"}]}"#,
       path: "stages[1].when", contains: "kind")
+    assertConfigError(
+      #"{"version": 1, "stages": [{"stage": "load"}, {"stage": "barcode", "screen_card_degrees": 60}]}"#,
+      path: "stages[1].screen_card_degrees", contains: "0…45")
     assertConfigError("{not json", path: "", contains: "not valid JSON")
   }
 
