@@ -3,7 +3,7 @@
 (issue #28 item 2, the tail), on training traces only.
 
 The fallback reads the whole image again at up to `fallback_max_side` when nothing was confirmed.
-Beside a card drawn on a screen (its quad square to the image within `screen_card_degrees`, 0.25)
+Beside a card drawn on a screen (its quad square to the image within the warp stage's `square_upright_degrees`, 0.25)
 it reads other cards' codes in a wallet's list; beside a photographed card, nothing in the training
 photos. On the card itself the crop's passes have read the card sampled from the full-resolution
 image; the fallback adds resolution there only when the crop has fewer pixels per card pixel than

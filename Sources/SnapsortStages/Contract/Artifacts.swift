@@ -109,9 +109,14 @@ public struct CardCrop: Artifact {
   /// for its orientation evidence, for the ocr stage to take instead of making them again; nil
   /// when not made, or made before the crop was turned.
   public var prepared: (gray: Bitmap, flattened: Bitmap?)?
+  /// Whether the quad is square to the image within the warp stage's `square_upright_degrees`: a
+  /// card drawn on a screen, not photographed (the warp stage keeps it upright; the barcode stage
+  /// keeps its full-resolution fallback beside it, where other cards' codes are read).
+  public var drawnOnScreen: Bool
   public init(
     image: Bitmap, quad: [Point], file: String?, quality: Int = 90, reading: CropReading? = nil,
-    codeScan: CropCodeScan? = nil, prepared: (gray: Bitmap, flattened: Bitmap?)? = nil
+    codeScan: CropCodeScan? = nil, prepared: (gray: Bitmap, flattened: Bitmap?)? = nil,
+    drawnOnScreen: Bool = false
   ) {
     self.image = image
     self.quad = quad
@@ -120,6 +125,7 @@ public struct CardCrop: Artifact {
     self.reading = reading
     self.codeScan = codeScan
     self.prepared = prepared
+    self.drawnOnScreen = drawnOnScreen
   }
 }
 

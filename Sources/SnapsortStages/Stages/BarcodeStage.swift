@@ -46,7 +46,7 @@ public final class BarcodeStage: Stage {
     public var fullResolutionFallback: Bool = true
     /// Longest side of the image scanned in the fallback (zbar's time grows with area).
     public var fallbackMaxSide: Int = 3200
-    /// A photographed card (its quad not square to the image within `screen_card_degrees`) whose
+    /// A photographed card (its quad not square to the image: `CardCrop.drawnOnScreen`) whose
     /// crop has at least this fraction of the fallback's pixels per pixel of the card, along each
     /// side, gets no fallback (0: the fallback always runs): the crop's passes have read the card at
     /// about that resolution, and beside a photographed card no training photo's fallback read a
@@ -55,9 +55,6 @@ public final class BarcodeStage: Stage {
     /// photo whose fallback ran, so that the rule reaches no further than they show (a larger photo
     /// of a small card still gets its fallback).
     public var fallbackSkipCropDensity: Double = 0.67
-    /// A card quad square to the image within this many degrees was drawn on a screen (the warp
-    /// stage's `square_upright_degrees`, fitted by bench/speed/fit_square_orientation.py).
-    public var screenCardDegrees: Double = 0.25
     /// zbar scans every n-th row and column: 2 halves the time on large, crisp codes
     /// (screenshots) and misses small or blurred ones in photos.
     public var scanDensity: Int = 1
@@ -132,9 +129,6 @@ public final class BarcodeStage: Stage {
     }
     guard (0...16).contains(options.fallbackSkipCropDensity) else {
       throw ConfigError(path: "fallback_skip_crop_density", "must be 0 (never skip) to 16")
-    }
-    guard (0...45).contains(options.screenCardDegrees) else {
-      throw ConfigError(path: "screen_card_degrees", "must be 0…45")
     }
     guard (0...1_000).contains(options.blindRetryMegapixels) else {
       throw ConfigError(path: "blind_retry_megapixels", "must be 0 (no bound) to 1000")
@@ -270,15 +264,17 @@ public final class BarcodeStage: Stage {
     guard let card else { return false }
     let fullSide = Double(max(pixels.analysis.width, pixels.analysis.height)) * pixels.analysisScale
     return Self.cropCoversFallback(
-      quad: card.quad, cropPixels: card.image.pixelCount, imageSide: fullSide, options: options)
+      quad: card.quad, drawnOnScreen: card.drawnOnScreen, cropPixels: card.image.pixelCount,
+      imageSide: fullSide,
+      options: options)
   }
 
-  /// `cropCoversFallback` on a card's quad in image pixels, its crop's pixel count and the
-  /// full-resolution image's longest side.
-  static func cropCoversFallback(quad: [Point], cropPixels: Int, imageSide: Double, options: Options) -> Bool
-  {
-    guard options.fallbackSkipCropDensity > 0, quad.count == 4, imageSide > 0,
-      !Quad.isSquareToAxes(quad, withinDegrees: options.screenCardDegrees)
+  /// `cropCoversFallback` on a card's quad in image pixels, whether it was drawn on a screen, its
+  /// crop's pixel count and the full-resolution image's longest side.
+  static func cropCoversFallback(
+    quad: [Point], drawnOnScreen: Bool, cropPixels: Int, imageSide: Double, options: Options
+  ) -> Bool {
+    guard options.fallbackSkipCropDensity > 0, quad.count == 4, imageSide > 0, !drawnOnScreen
     else { return false }
     let area = Quad.area(quad)
     guard area > 0 else { return false }

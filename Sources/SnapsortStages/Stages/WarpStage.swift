@@ -110,10 +110,12 @@ public final class WarpStage: Stage {
     else {
       throw StageFailure("the card's corners do not form a usable quadrilateral")
     }
+    let drawnOnScreen = Quad.isSquareToAxes(quad, withinDegrees: options.squareUprightDegrees)
     var (turned, reading, codeScan): (Bool, CropReading?, CropCodeScan?) = (false, nil, nil)
     var prepared: (gray: Bitmap, flattened: Bitmap?)?
     if !geometry.cornersAreFinal && !isPass {
-      (turned, reading, codeScan, prepared) = upsideDown(crop, item: item, quad: quad)
+      (turned, reading, codeScan, prepared) = upsideDown(
+        crop, item: item, quad: quad, drawnOnScreen: drawnOnScreen)
     }
     if turned {
       crop = crop.rotated180()
@@ -132,7 +134,7 @@ public final class WarpStage: Stage {
     item.artifacts.write(
       CardCrop(
         image: crop, quad: quad, file: file, quality: options.quality, reading: reading, codeScan: codeScan,
-        prepared: prepared))
+        prepared: prepared, drawnOnScreen: drawnOnScreen))
   }
 
   /// A pass's crop: its own height over width, with as many pixels as a card's crop, so that the
@@ -166,7 +168,7 @@ public final class WarpStage: Stage {
   /// reading too (returned with the verdict; nil when that way was not read), the zbar scan
   /// is the barcode stage's read of the crop, and the grey crop and its flattened page (nil when
   /// the text was not read) are the ocr stage's, unless the crop is turned.
-  private func upsideDown(_ crop: Bitmap, item: PhotoItem, quad: [Point]) -> (
+  private func upsideDown(_ crop: Bitmap, item: PhotoItem, quad: [Point], drawnOnScreen: Bool) -> (
     Bool, CropReading?, CropCodeScan, (gray: Bitmap, flattened: Bitmap?)
   ) {
     let gray = crop.grayscale(recycling: Bitmap.take(&grayBuffer))
@@ -177,7 +179,7 @@ public final class WarpStage: Stage {
     let up = votes.filter { $0 == 0 }.count
     let logs = orientationLog != nil
     let barcode: Bool? = down == up ? nil : down > up
-    let onScreen = barcode == nil && Quad.isSquareToAxes(quad, withinDegrees: options.squareUprightDegrees)
+    let onScreen = barcode == nil && drawnOnScreen
     // Half of it for each reading, in the thread's CPU time (`TesseractEngine.recognize`): a tiled
     // pattern can take tesseract 250 ms of CPU a way.
     let deadline = Int(min(5000, item.secondsRemaining * 1000))

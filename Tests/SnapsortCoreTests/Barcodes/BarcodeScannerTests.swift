@@ -211,19 +211,23 @@ final class BarcodeScannerTests: XCTestCase {
     // A tilted card about 900 px wide in a 2016-px photo: the crop is denser than the photo.
     let tilted = [Point(300, 400), Point(1190, 480), Point(1140, 1040), Point(250, 960)]
     XCTAssertTrue(
-      BarcodeStage.cropCoversFallback(quad: tilted, cropPixels: crop, imageSide: 2016, options: options))
+      BarcodeStage.cropCoversFallback(
+        quad: tilted, drawnOnScreen: false, cropPixels: crop, imageSide: 2016, options: options))
     // The same card drawn square to the image.
     let square = [Point(300, 400), Point(1190, 400), Point(1190, 960), Point(300, 960)]
     XCTAssertFalse(
-      BarcodeStage.cropCoversFallback(quad: square, cropPixels: crop, imageSide: 2016, options: options))
+      BarcodeStage.cropCoversFallback(
+        quad: square, drawnOnScreen: true, cropPixels: crop, imageSide: 2016, options: options))
     // A card 2 400 px wide in a 4032-px photo: the 3200-px fallback has more pixels of it than the crop.
     let large = tilted.map { Point($0.x * 2.7, $0.y * 2.7) }
     XCTAssertFalse(
-      BarcodeStage.cropCoversFallback(quad: large, cropPixels: crop, imageSide: 4032, options: options))
+      BarcodeStage.cropCoversFallback(
+        quad: large, drawnOnScreen: false, cropPixels: crop, imageSide: 4032, options: options))
     var never = options
     never.fallbackSkipCropDensity = 0
     XCTAssertFalse(
-      BarcodeStage.cropCoversFallback(quad: tilted, cropPixels: crop, imageSide: 2016, options: never))
+      BarcodeStage.cropCoversFallback(
+        quad: tilted, drawnOnScreen: false, cropPixels: crop, imageSide: 2016, options: never))
   }
 
   /// The rescue's budget is work, not time: aztec-2/04 (a slanted Aztec that only the

@@ -79,8 +79,8 @@ final class PipelineConfigTests: XCTestCase {
       #"{"version": 1, "stages": [{"stage": "load"}, {"stage": "barcode", "when": "cards"}]}"#,
       path: "stages[1].when", contains: "kind")
     assertConfigError(
-      #"{"version": 1, "stages": [{"stage": "load"}, {"stage": "barcode", "screen_card_degrees": 60}]}"#,
-      path: "stages[1].screen_card_degrees", contains: "0…45")
+      #"{"version": 1, "stages": [{"stage": "load"}, {"stage": "barcode", "fallback_skip_crop_density": 20}]}"#,
+      path: "stages[1].fallback_skip_crop_density", contains: "0 (never skip) to 16")
     assertConfigError("{not json", path: "", contains: "not valid JSON")
   }
 
