@@ -99,10 +99,11 @@ def labels(truth, candidates):
                      for c in candidates], dtype=int)
 
 
-def text_of(candidate, how, cyrillic=None):
+def text_of(candidate, how, cyrillic=None, reconcile=0.0):
     """The name text: `page`, `reconciled` (CardNameReconciler), or a number: the re-reading when
-    its confidence is at least that, else the reconciled text; then the Cyrillic packs' reading
-    when the `cyrillic` choice (CyrillicChoice) takes it."""
+    its confidence is at least that, else the reconciled text (the page text when the re-reading's
+    confidence is under `reconcile`: fit_reconcile.py's replay, not in the product); then the
+    Cyrillic packs' reading when the `cyrillic` choice (CyrillicChoice) takes it."""
     reconciled = candidate.get("reconciled") or candidate["text"]
     if how == "page":
         return candidate["text"]
@@ -111,7 +112,9 @@ def text_of(candidate, how, cyrillic=None):
     if cyrillic is not None and candidate.get("cyrillic") and cyrillic.takes(candidate):
         return candidate["cyrillic"]["text"]
     reread = candidate.get("reread")
-    return reread["text"] if reread and reread["confidence"] >= how else reconciled
+    if reread and reread["confidence"] >= how:
+        return reread["text"]
+    return reconciled if reconcile <= 0 or (reread and reread["confidence"] >= reconcile) else candidate["text"]
 
 
 CYRILLIC_FEATURES = [
@@ -222,7 +225,7 @@ def choose_reread_confidence(photos, model, scaler, threshold):
     return best[1]
 
 
-def score(photos, model, scaler, threshold, how, cyrillic=None):
+def score(photos, model, scaler, threshold, how, cyrillic=None, reconcile=0.0):
     """exact, fuzzy, none, n over photos with the best candidate's text taken `how`."""
     exact = fuzzy = none = 0
     for truth, candidates in photos:
@@ -231,7 +234,7 @@ def score(photos, model, scaler, threshold, how, cyrillic=None):
             p = model.predict_proba(scaler.transform(matrix(candidates)))[:, 1]
             i = int(np.argmax(p))
             best = candidates[i] if p[i] >= threshold else None
-        got = text_of(best, how, cyrillic) if best else ""
+        got = text_of(best, how, cyrillic, reconcile) if best else ""
         none += best is None
         exact += norm(got) == norm(truth["name"])
         fuzzy += ratio(norm(got), norm(truth["name"])) >= 0.8
