@@ -5,6 +5,7 @@ more probable than the rules' total by more than a margin (issue #23 item 4).
 
     fit_total.py --ocr EVIDENCE.jsonl [MORE ...] --true EVIDENCE.jsonl [MORE ...]
                  [--rendered DIR EVIDENCE.jsonl] [--drop FEATURE[,FEATURE...]] [--replace]
+                 [--choice L2,MARGIN]
                  [--data ../shared/data/receipts] [--model OUT.json]
 
 The candidates and their features are the product's own, as snapsort dumps them (so fit and
@@ -24,7 +25,8 @@ folds.json (OCR readings and true lines together; the candidate equal to the lab
 the cent is the answer). The model's pick replaces the rules' total when its probability exceeds
 the rules' candidate's by more than a margin (never where the rules found no total); the L2
 strength and the margin are chosen together by leave-one-fold-out inside 0-3 (`--replace`: no
-margin). `--drop` leaves features out of the fit (their weight is 0). As in the product
+margin; `--choice 10,0.2`: that L2 and margin, no grid, as a refit at the bundled model's choice
+on new evidence). `--drop` leaves features out of the fit (their weight is 0). As in the product
 (`TotalModel.supports`), the model's pick needs support besides its size and place (a total label
 on its row or a neighbour, a payment, a sum it closes); `--any-amount` lifts that.
 
@@ -109,13 +111,13 @@ def options(args):
     here = os.path.dirname(os.path.abspath(__file__))
     opts = {"ocr": [], "true": [], "rendered": [], "model": None, "drop": set(),
             "data": os.path.join(os.path.dirname(os.path.dirname(here)), "..", "shared", "data", "receipts"),
-            "folds": os.path.join(here, "folds.json"), "flags": set()}
+            "folds": os.path.join(here, "folds.json"), "flags": set(), "choice": None}
     mode, i = None, 0
     while i < len(args):
         a = args[i]
         if a in ("--ocr", "--true"):
             mode = a[2:]
-        elif a in ("--data", "--model"):
+        elif a in ("--data", "--model", "--choice"):
             opts[a[2:]], i = args[i + 1], i + 1
         elif a == "--rendered":
             opts["rendered"].append((args[i + 1], args[i + 2]))
@@ -237,6 +239,9 @@ def main():
     train = [0, 1, 2, 3]
     grid = [0.01, 0.1, 1.0, 10.0, 30.0, 100.0]
     margins = [None] if "--replace" in opts["flags"] else [None, 0.0, 0.2, 0.4, 0.6, 0.8]
+    if opts["choice"]:
+        l2, m = opts["choice"].split(",")
+        grid, margins = [float(l2)], [None if m == "none" else float(m)]
     cv = {(l2, m): sum(runs.scored(k, train, train, l2, m) for k in runs.kinds) for l2 in grid for m in margins}
     best, margin = max(cv, key=lambda t: (cv[t], t[0], -1 if t[1] is None else t[1]))
     print(f"features: {len(runs.names)}; L2 and margin by leave-one-fold-out on folds 0-3 "
