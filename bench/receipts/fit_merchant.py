@@ -4,8 +4,8 @@ a conditional logit over the header's name candidates that overrides the extract
 its pick is more probable than the rules' candidate by more than a margin (issue #23 item 4).
 
     fit_merchant.py --ocr EVIDENCE.jsonl [MORE ...] --true EVIDENCE.jsonl [MORE ...]
-                    [--wide EVIDENCE.jsonl ...]
-                    [--replace] [--data ../shared/data/receipts] [--model OUT.json]
+                    [--wide EVIDENCE.jsonl ...] [--gen EVIDENCE.jsonl ... --renders DIR ...]
+                    [--choose-on KIND,...] [--replace] [--data ../shared/data/receipts] [--model OUT.json]
                     [--words OUT.json] [--min-groups K]
 
 The candidates and their features are the product's own, as snapsort dumps them (so fit and
@@ -17,6 +17,12 @@ own lines (`sroie_dev`, every row confidence 100).
 --wide: the same dump over a run's records of the training scans' wide-margin variants
 (bench/kind/augment.py `x~margins.jpg`): each is a reading of its source, in its fold, fitted and
 scored beside the others (the choice of L2, margin and K then counts them too).
+--gen: the same dump over a run's records of TRAIN renders (bench/gen/receipts.py --split train,
+e.g. --headers varied); --renders: their folders, whose NAME.json truth gives the trading name.
+Each render is put in a training fold by a hash of its name (renders have no fold 4 and no test),
+so it is fitted and scored beside the real readings; a held-out render is refused. Renders stay
+out of the word table (their words are the generator's few). --choose-on ocr,true: L2, margin and
+K chosen by the right answers of those kinds only (default: all kinds given).
 Each line: file, the rules' merchant (`rules`), whether it names a catalog brand (`rules_brand`;
 the model never overrides one), and the candidates (`value`, `line`, `features`).
 
@@ -40,6 +46,7 @@ that null the most wrong picks and no right one, leave-one-fold-out on 0-3. `--w
 writes the table of folds 0-3 and the gate (Sources/SnapsortStages/Resources/merchant-words.json).
 """
 import difflib
+import hashlib
 import json
 import os
 import re
@@ -53,8 +60,9 @@ from score import fold as score_fold, merchant_ok  # noqa: E402
 import fit_merchant_words  # noqa: E402
 
 # The readings' kinds: OCR rows of the scans, the dataset's true lines, OCR rows of the training
-# scans' wide-margin variants (bench/kind/augment.py `~margins`; none unless --wide is given).
-KINDS = ("ocr", "true", "wide")
+# scans' wide-margin variants (bench/kind/augment.py `~margins`; none unless --wide is given), OCR
+# rows of train renders (bench/gen/receipts.py; none unless --gen is given).
+KINDS = ("ocr", "true", "wide", "gen")
 
 
 
@@ -174,17 +182,19 @@ def changed(data, names, model, margin, truth):
 def options(args):
     """The command line: input files by kind, and the flags."""
     here = os.path.dirname(os.path.abspath(__file__))
-    opts = {"ocr": [], "true": [], "wide": [], "model": None,
+    opts = {"ocr": [], "true": [], "wide": [], "gen": [], "renders": [], "model": None,
             "data": os.path.join(os.path.dirname(os.path.dirname(here)), "..", "shared", "data", "receipts"),
             "folds": os.path.join(here, "folds.json"), "flags": set(), "min_groups": 3,
-            "min_groups_given": False, "words": None}
+            "min_groups_given": False, "words": None, "choose_on": KINDS}
     mode, i = None, 0
     while i < len(args):
         a = args[i]
-        if a in ("--ocr", "--true", "--wide"):
+        if a in ("--ocr", "--true", "--wide", "--gen", "--renders"):
             mode = a[2:]
         elif a in ("--data", "--model", "--words"):
             opts[a[2:]], i = args[i + 1], i + 1
+        elif a == "--choose-on":
+            opts["choose_on"], i = tuple(args[i + 1].split(",")), i + 1
         elif a == "--min-groups":
             opts["min_groups"], opts["min_groups_given"], i = int(args[i + 1]), True, i + 1
         elif a == "--replace":
@@ -211,6 +221,19 @@ class Runs:
             source = s.split("~")[0]
             if source in self.fold_of:
                 self.fold_of[s], self.truth[s] = self.fold_of[source], self.truth[source]
+        # A render is a training reading in the fold its name hashes to; its truth is its NAME.json.
+        for s in raw["gen"]:
+            for folder in opts["renders"]:
+                path = os.path.join(folder, s + ".json")
+                if os.path.exists(path):
+                    truth = json.load(open(path, encoding="utf-8"))
+                    if truth.get("split") != "train":
+                        sys.exit(f"{s}: a {truth.get('split')} render; only train renders may be fitted on")
+                    self.truth[s] = {"merchant": truth["merchant"]}
+                    self.fold_of[s] = int(hashlib.sha256(s.encode()).hexdigest(), 16) % 4
+                    break
+            else:
+                sys.exit(f"{s}: no NAME.json truth in --renders")
         self.words = word_odds(raw, split, self.truth, self.fold_of, opts["min_groups"])
         self.sets = {kind: build(raw[kind], self.truth) for kind in KINDS}
         self.names = sorted({n for d in self.sets["ocr"] + self.sets["true"] for c in d["x"] for n in c})
@@ -239,7 +262,8 @@ def word_odds(raw, split, truth, fold_of, min_groups):
     group_of = {s: split["sroie"][s.split("~")[0]]["group"] for s in fold_of if s.split("~")[0] in split["sroie"]}
     tables = {}
     for held in train + [None]:
-        stems = {s for s, f in fold_of.items() if f in train and f != held}
+        # The word table stays the real receipts' (renders print the generator's few words).
+        stems = {s for s, f in fold_of.items() if f in train and f != held and s in group_of}
         ex = fit_merchant_words.examples(list(raw.values()), truth, group_of, stems)
         tables[held] = fit_merchant_words.table(ex, min_groups)
     for reading in raw.values():
@@ -308,6 +332,8 @@ def report(runs, best, margin):
     for kind in [k for k in KINDS if runs.sets[k]]:
         row(f"{kind}: folds 0-3, leave-one-fold-out", runs.part(kind, train),
             runs.scored(kind, train, train, best, margin))
+        if kind == "gen":
+            continue
         row(f"{kind}: **fold 4 (held out)**", runs.part(kind, [4]), runs.scored(kind, [4], range(5), best, margin))
         if kind == "ocr":
             row("ocr: **German 14 (test)**", runs.part(kind, ["test"]),
@@ -370,7 +396,7 @@ def main():
     for k in ([opts["min_groups"]] if opts["min_groups_given"] else [2, 3, 5, 8]):
         opts["min_groups"] = k
         runs = Runs(opts)
-        cv = {(l2, m): sum(runs.scored(kind, train, train, l2, m) for kind in KINDS)
+        cv = {(l2, m): sum(runs.scored(kind, train, train, l2, m) for kind in opts["choose_on"])
               for l2 in grid for m in margins}
         best, margin = max(cv, key=lambda t: (cv[t], t[0], -1 if t[1] is None else t[1]))
         print(f"K {k}, features: {len(runs.names)}; L2 and margin by leave-one-fold-out on folds 0-3 (OCR + true "

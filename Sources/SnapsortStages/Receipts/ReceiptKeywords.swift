@@ -38,6 +38,8 @@ public enum ReceiptKeywords {
   static let reference = Set(vocabularies.flatMap(\.reference))
   static let dateLabels = all(\.dateLabels)
   static let expiryLabels = all(\.expiryLabels)
+  static let greetings = all(\.greetings)
+  static let titles = all(\.titles)
 
   /// A line folded for keyword matching, padded with spaces so `contains(" word ")` is a whole-word test.
   public static func fold(_ text: String) -> String {

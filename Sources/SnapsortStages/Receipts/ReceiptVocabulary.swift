@@ -30,6 +30,10 @@ struct ReceiptVocabulary {
   var dateLabels: [String] = []
   /// Labels of a date that is not the day of sale: a card's expiry, a voucher's validity.
   var expiryLabels: [String] = []
+  /// Header lines that are not the shop's name: a greeting on arrival and the document's title.
+  /// Not in `phrases`: they say nothing of the language a body is printed in.
+  var greetings: [String] = []
+  var titles: [String] = []
 
   /// Every phrase of the vocabulary.
   var phrases: [String] {
@@ -84,7 +88,13 @@ extension ReceiptVocabulary {
       "trn", "trans", "transaction", "receipt", "rcpt", "invoice", "inv", "bill", "doc", "document", "ticket",
       "nr", "no", "check", "chk", "order", "ref", "reference", "num",
     ],
-    dateLabels: ["date"], expiryLabels: ["exp", "expiry", "expires", "expiration", "valid", "validity"])
+    dateLabels: ["date"], expiryLabels: ["exp", "expiry", "expires", "expiration", "valid", "validity"],
+    greetings: ["welcome", "welcome to"],
+    titles: [
+      "receipt", "sales receipt", "cash receipt", "invoice", "tax invoice", "simplified tax invoice",
+      "cash bill",
+      "customer copy", "merchant copy",
+    ])
 
   static let polish = ReceiptVocabulary(
     total: [("do zapłaty", 3), ("suma", 2), ("razem", 2)],
@@ -92,7 +102,9 @@ extension ReceiptVocabulary {
     subtotal: ["suma częściowa", "sprzedaż opodatk", "sprzedaż opodatkowana"],
     savings: ["rabat", "oszczędzasz", "oszczędność"], tax: ["ptu", "vat"],
     payment: ["gotówka", "reszta", "karta"], cash: ["gotówka"], change: ["reszta"], card: ["karta"],
-    reference: ["nr", "paragon", "transakcja"], dateLabels: ["data"], expiryLabels: ["ważność"])
+    reference: ["nr", "paragon", "transakcja"], dateLabels: ["data"], expiryLabels: ["ważność"],
+    greetings: ["witamy", "zapraszamy", "dzień dobry"],
+    titles: ["paragon", "paragon fiskalny", "faktura", "rachunek"])
 
   static let german = ReceiptVocabulary(
     total: [
@@ -104,50 +116,65 @@ extension ReceiptVocabulary {
     payment: ["bargeld", "zurück", "rückgeld", "gegeben", "karte", "auf", "bezahlt"],
     cash: ["bargeld", "bar", "gegeben"], change: ["zurück", "rückgeld"], card: ["karte"],
     reference: ["beleg", "bon", "nr", "rechnung", "quittung", "belegnr", "bonnr"], dateLabels: ["datum"],
-    expiryLabels: ["gültig", "ablauf"])
+    expiryLabels: ["gültig", "ablauf"],
+    greetings: ["willkommen", "herzlich willkommen", "guten tag", "grüß gott"],
+    titles: [
+      "kassenbon", "kassenbeleg", "kassenzettel", "beleg", "rechnung", "quittung", "kundenbeleg", "bon",
+    ])
 
   static let french = ReceiptVocabulary(
     total: [("à payer", 3), ("net à payer", 3), ("total ttc", 3), ("total", 2), ("montant", 1)],
     notTotal: ["sous total", "rendu"], subtotal: ["sous total"], savings: ["remise", "réduction"],
     tax: ["tva"], payment: ["rendu", "espèces", "carte"], cash: ["espèces"], change: ["rendu"],
     card: ["carte"],
-    reference: ["ticket", "numéro"], dateLabels: ["date"])
+    reference: ["ticket", "numéro"], dateLabels: ["date"], greetings: ["bienvenue", "bonjour"],
+    titles: ["ticket", "ticket de caisse", "ticket client", "facture", "reçu"])
 
   static let spanish = ReceiptVocabulary(
     total: [("total a pagar", 3), ("total", 2), ("importe", 1)], notTotal: ["cambio", "resto"],
     subtotal: ["subtotal"], savings: ["descuento", "ahorro", "ahorras"], tax: ["iva"],
     payment: ["cambio", "efectivo", "tarjeta"], cash: ["efectivo"], change: ["cambio"], card: ["tarjeta"],
-    reference: ["ticket", "número", "numero"], dateLabels: ["fecha"], expiryLabels: ["vence", "vencimiento"])
+    reference: ["ticket", "número", "numero"], dateLabels: ["fecha"], expiryLabels: ["vence", "vencimiento"],
+    greetings: ["bienvenido", "bienvenidos", "bienvenida", "buenos días"],
+    titles: ["ticket", "factura", "factura simplificada", "recibo", "tique"])
 
   static let italian = ReceiptVocabulary(
     total: [("totale complessivo", 3), ("totale", 2), ("importo", 1)],
     notTotal: ["subtotale", "totale parziale", "resto"], subtotal: ["subtotale", "totale parziale"],
     savings: ["sconto", "economia"], tax: ["iva"], payment: ["contanti", "resto"], cash: ["contanti"],
-    change: ["resto"], reference: ["scontrino", "numero"], dateLabels: ["data"], expiryLabels: ["scadenza"])
+    change: ["resto"], reference: ["scontrino", "numero"], dateLabels: ["data"], expiryLabels: ["scadenza"],
+    greetings: ["benvenuti", "benvenuto", "benvenuta", "buongiorno"],
+    titles: ["scontrino", "scontrino fiscale", "documento commerciale", "ricevuta", "fattura"])
 
   static let dutch = ReceiptVocabulary(
     total: [("te betalen", 3), ("totaal", 2)], notTotal: ["subtotaal", "wisselgeld"], subtotal: ["subtotaal"],
     savings: ["korting", "je bespaart"], tax: ["btw"], payment: ["wisselgeld", "contant"],
-    change: ["wisselgeld"], reference: ["bon", "bonnr"], dateLabels: ["datum"])
+    change: ["wisselgeld"], reference: ["bon", "bonnr"], dateLabels: ["datum"],
+    greetings: ["welkom", "goedendag"], titles: ["kassabon", "kassaticket", "bon", "factuur"])
 
   static let swedish = ReceiptVocabulary(
     total: [("att betala", 3), ("totalt", 2), ("summa", 2)], notTotal: ["delsumma", "växel"],
     subtotal: ["delsumma"], savings: ["rabatt", "besparing", "du sparade"], tax: ["moms"],
-    payment: ["kontant", "växel"], reference: ["kvitto"], dateLabels: ["datum"])
+    payment: ["kontant", "växel"], reference: ["kvitto"], dateLabels: ["datum"],
+    greetings: ["välkommen", "välkommen till"], titles: ["kvitto", "kassakvitto", "faktura"])
 
   static let russian = ReceiptVocabulary(
     total: [("к оплате", 3), ("итого", 2), ("всего", 2)],
     subtotal: ["промежуточный итог", "promezhutochnyi"],
     savings: ["скидка", "skidka", "экономия"], tax: ["ндс"], payment: ["наличные", "сдача"],
-    reference: ["чек", "квитанция"], dateLabels: ["дата"], expiryLabels: ["срок"])
+    reference: ["чек", "квитанция"], dateLabels: ["дата"], expiryLabels: ["срок"],
+    greetings: ["добро пожаловать", "здравствуйте"],
+    titles: ["чек", "кассовый чек", "товарный чек", "квитанция"])
 
   static let ukrainian = ReceiptVocabulary(
     total: [("до сплати", 3), ("разом", 2), ("сума", 2)], subtotal: ["проміжний підсумок"],
-    savings: ["знижка"], tax: ["пдв"], payment: ["готівка", "решта"], reference: ["чек"], dateLabels: ["дата"]
-  )
+    savings: ["знижка"], tax: ["пдв"], payment: ["готівка", "решта"], reference: ["чек"],
+    dateLabels: ["дата"],
+    greetings: ["ласкаво просимо", "вітаємо"], titles: ["чек", "фіскальний чек", "квитанція"])
 
   static let malay = ReceiptVocabulary(
-    notTotal: ["kembali"], payment: ["kembali"], change: ["kembali"])
+    notTotal: ["kembali"], payment: ["kembali"], change: ["kembali"], greetings: ["selamat datang"],
+    titles: ["resit", "resit rasmi", "invois", "invois cukai", "bil tunai"])
 }
 
 extension ReceiptLanguage {
