@@ -225,15 +225,20 @@ def choose_reread_confidence(photos, model, scaler, threshold):
     return best[1]
 
 
+def picked(candidates, model, scaler, threshold):
+    """The most probable candidate, or None when there is none or it is below the threshold."""
+    if not candidates:
+        return None
+    p = model.predict_proba(scaler.transform(matrix(candidates)))[:, 1]
+    i = int(np.argmax(p))
+    return candidates[i] if p[i] >= threshold else None
+
+
 def score(photos, model, scaler, threshold, how, cyrillic=None, reconcile=0.0):
     """exact, fuzzy, none, n over photos with the best candidate's text taken `how`."""
     exact = fuzzy = none = 0
     for truth, candidates in photos:
-        best = None
-        if candidates:
-            p = model.predict_proba(scaler.transform(matrix(candidates)))[:, 1]
-            i = int(np.argmax(p))
-            best = candidates[i] if p[i] >= threshold else None
+        best = picked(candidates, model, scaler, threshold)
         got = text_of(best, how, cyrillic, reconcile) if best else ""
         none += best is None
         exact += norm(got) == norm(truth["name"])

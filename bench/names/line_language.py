@@ -26,9 +26,7 @@ import collections
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
 from PIL import Image
@@ -36,7 +34,7 @@ from PIL import Image
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fit_names as F  # noqa: E402
 from line_margin import crops  # noqa: E402
-from line_prep import flattened_edges  # noqa: E402
+from line_prep import flattened_edges, tesseract_list  # noqa: E402
 
 PACKS = {"en": "eng", "de": "deu", "fr": "fra", "es": "spa", "it": "ita", "nl": "nld", "sv": "swe", "pl": "pol"}
 LEXICON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../Sources/SnapsortStages/Text/"
@@ -95,18 +93,9 @@ def read_all(images, lang):
     """(text, confidence) per image: one tesseract process over a list file, TSV out."""
     if not images:
         return []
-    with tempfile.TemporaryDirectory() as d:
-        paths = []
-        for i, image in enumerate(images):
-            path = os.path.join(d, f"{i:05d}.png")
-            image.save(path)
-            paths.append(path)
-        with open(os.path.join(d, "list.txt"), "w") as f:
-            f.write("\n".join(paths) + "\n")
-        out = subprocess.run(["tesseract", os.path.join(d, "list.txt"), "stdout", "-l", lang, "--psm", "7", "tsv"],
-                             capture_output=True, text=True, env={**os.environ, "OMP_THREAD_LIMIT": "1"})
+    out = tesseract_list(images, lang, "tsv")
     words = collections.defaultdict(list)
-    for row in out.stdout.splitlines()[1:]:
+    for row in out.splitlines()[1:]:
         cols = row.split("\t")
         if len(cols) < 12 or cols[0] != "5" or not cols[11].strip():
             continue
@@ -137,11 +126,7 @@ def main():
                 if not truth["name"]:
                     continue
                 candidates = F.kept(entry["candidates"])
-                best = None
-                if candidates:
-                    p = model.predict_proba(scaler.transform(F.matrix(candidates)))[:, 1]
-                    i = int(np.argmax(p))
-                    best = candidates[i] if p[i] >= threshold else None
+                best = F.picked(candidates, model, scaler, threshold)
                 got = F.text_of(best, reread, cyrillic) if best else ""
                 row = {"set": name, "file": truth["file"], "name": truth["name"], "got": got, "lines": [],
                        "own": truth.get("language"), "detected": None}

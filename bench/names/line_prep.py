@@ -239,8 +239,8 @@ def clear_border(binary, sides=False):
     return binary
 
 
-def read_all(images, lang):
-    """One tesseract process over every image (a list file; pages come back split by form feeds)."""
+def tesseract_list(images, lang, *output):
+    """stdout of one tesseract process over every image (a list file, `--psm 7`)."""
     with tempfile.TemporaryDirectory() as d:
         paths = []
         for i, image in enumerate(images):
@@ -249,9 +249,13 @@ def read_all(images, lang):
             paths.append(path)
         with open(os.path.join(d, "list.txt"), "w") as f:
             f.write("\n".join(paths) + "\n")
-        out = subprocess.run(["tesseract", os.path.join(d, "list.txt"), "stdout", "-l", lang, "--psm", "7"],
-                             capture_output=True, text=True, env={**os.environ, "OMP_THREAD_LIMIT": "1"})
-    pages = out.stdout.split("\f")
+        return subprocess.run(["tesseract", os.path.join(d, "list.txt"), "stdout", "-l", lang, "--psm", "7", *output],
+                              capture_output=True, text=True, env={**os.environ, "OMP_THREAD_LIMIT": "1"}).stdout
+
+
+def read_all(images, lang):
+    """One tesseract process over every image (pages come back split by form feeds)."""
+    pages = tesseract_list(images, lang).split("\f")
     return [" ".join(p.split()) for p in pages[: len(images)]]
 
 

@@ -38,7 +38,6 @@ import os
 import re
 import sys
 
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fit_names as F  # noqa: E402
@@ -165,11 +164,7 @@ def main():
         subgroups = collections.Counter()
         exact = 0
         for truth, candidates in photos:
-            best = None
-            if candidates:
-                p = model.predict_proba(scaler.transform(F.matrix(candidates)))[:, 1]
-                i = int(np.argmax(p))
-                best = candidates[i] if p[i] >= threshold else None
+            best = F.picked(candidates, model, scaler, threshold)
             got = F.text_of(best, reread, cyrillic) if best else ""
             if F.norm(got) == F.norm(truth["name"]):
                 exact += 1
