@@ -170,7 +170,8 @@ public struct MerchantCandidates: Sendable {
     features["words"] = log1p(Double(words.count))
     features["company"] = flag(Self.hasAny(folded, Self.companyForms))
     features["legal"] = flag(Self.hasAny(folded, Self.legalForms))
-    features["not_name"] = flag(Self.hasAny(folded, Self.notNames))
+    // Folded as the rules fold, so accented and Cyrillic not-names match here as they do there.
+    features["not_name"] = flag(ReceiptKeywords.containsAny(ReceiptKeywords.fold(text), Self.notNames))
     features["amount"] = flag(Self.amount.firstMatch(in: text) != nil)
     features["short_words"] = Double(words.filter { $0.count <= 2 }.count) / Double(max(1, words.count))
     features["odd_case"] = Self.oddCase(value)

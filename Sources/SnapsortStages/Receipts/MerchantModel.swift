@@ -16,10 +16,11 @@ extension ConditionalLogit where Kind == MerchantCandidates {
   }
 
   /// The candidate to take instead of the rules' answer `rules`, with its probability; nil
-  /// where the rules' answer stands: it names a catalog brand, or the model's pick does not
-  /// beat the rules' candidate by the margin. Where the rules found no name the model gives
-  /// none either: the receipt stage then reads the logo for a brand, which a name from the
-  /// model would keep it from doing.
+  /// where the rules' answer stands: it names a catalog brand, the model's pick is a greeting or
+  /// a document title (a bold title is often the tallest row, which the model weighs above the
+  /// rules' lexicon), or the pick does not beat the rules' candidate by the margin. Where the
+  /// rules found no name the model gives none either: the receipt stage then reads the logo for
+  /// a brand, which a name from the model would keep it from doing.
   func override(
     _ candidates: [MerchantCandidates.Candidate], rules: String?, rulesNameBrand: Bool
   ) -> (candidate: MerchantCandidates.Candidate, probability: Double)? {
@@ -27,9 +28,15 @@ extension ConditionalLogit where Kind == MerchantCandidates {
     let probabilities = probabilities(candidates)
     let squeezed = { (name: String) in MerchantCandidates.fold(name).filter { $0 != " " } }
     let rulesAt = candidates.firstIndex { squeezed($0.value) == squeezed(rules) }
-    guard let best = overridingIndex(probabilities, rulesAt: rulesAt) else { return nil }
+    let allowed = { (index: Int) in
+      !ReceiptKeywords.containsAny(ReceiptKeywords.fold(candidates[index].value), Self.headingWords)
+    }
+    guard let best = overridingIndex(probabilities, rulesAt: rulesAt, allowed: allowed) else { return nil }
     return (candidates[best], probabilities[best])
   }
+
+  /// Greetings and document titles of every receipt language, which the model may not pick.
+  private static let headingWords = ReceiptKeywords.greetings + ReceiptKeywords.titles
 
   /// Whether `name`, the merchant the extractor would give, reads as body text by `words`: the
   /// model finds it improbable among the candidates and its words are those of non-name rows.
