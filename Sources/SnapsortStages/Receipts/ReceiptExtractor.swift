@@ -515,15 +515,13 @@ public struct ReceiptExtractor: Sendable {
     "sdn bhd", "bhd", "s b", "gmbh", "ltd", "limited", "llc", "inc", "plc", "sp z o o",
   ]
 
-  /// Header lines that are no name: titles, labels, boilerplate, and every language's greetings
-  /// and document titles (`ReceiptVocabulary`).
+  /// Header lines that are no name: labels and boilerplate, and every language's greetings and
+  /// document titles (`ReceiptVocabulary`).
   static let notNames =
     [
-      "shopping", "tax invoice", "invoice", "receipt", "welcome", "tel", "fax", "phone", "gst", "www", "http",
-      "cashier",
-      "date", "datum", "open", "offnungszeiten", "hours", "reg no", "company no", "co no", "simplified",
-      "kassenbon", "rechnung", "paragon", "fiskalny", "ticket", "scontrino", "thank", "danke", "vielen",
-      "kundenbeleg", "quittung", "beleg", "bon", "member", "table", "server", "order",
+      "shopping", "tel", "fax", "phone", "gst", "www", "http", "cashier", "date", "datum", "open",
+      "offnungszeiten", "hours", "reg no", "company no", "co no", "simplified", "fiskalny", "thank", "danke",
+      "vielen", "member", "table", "server", "order",
     ] + ReceiptKeywords.greetings + ReceiptKeywords.titles
   static let streetWords = [
     "jalan", "jln", "street", "st", "road", "rd", "avenue", "ave", "strasse", "str", "weg", "platz",
