@@ -170,8 +170,7 @@ public struct MerchantCandidates: Sendable {
     features["words"] = log1p(Double(words.count))
     features["company"] = flag(Self.hasAny(folded, Self.companyForms))
     features["legal"] = flag(Self.hasAny(folded, Self.legalForms))
-    // Folded as the rules fold, so accented and Cyrillic not-names match here as they do there.
-    features["not_name"] = flag(ReceiptKeywords.containsAny(ReceiptKeywords.fold(text), Self.notNames))
+    features["not_name"] = flag(Self.holdsNotName(text))
     features["amount"] = flag(Self.amount.firstMatch(in: text) != nil)
     features["short_words"] = Double(words.filter { $0.count <= 2 }.count) / Double(max(1, words.count))
     features["odd_case"] = Self.oddCase(value)
@@ -222,7 +221,7 @@ public struct MerchantCandidates: Sendable {
       let folded = fold(row.text)
       let address = looksLikeAddress(folded)
       let nameLike =
-        shares(row.text).letters >= 0.6 && !hasAny(folded, notNames) && !address
+        shares(row.text).letters >= 0.6 && !holdsNotName(row.text) && !address
         && amount.firstMatch(in: row.text) == nil && row.text.filter(\.isLetter).count >= 3
       return Traits(
         address: address,
@@ -274,6 +273,22 @@ public struct MerchantCandidates: Sendable {
   }
 
   private static let keptScalars = Set("0123456789abcdefghijklmnopqrstuvwxyzäöüß ".unicodeScalars)
+
+  /// Whether the text holds a word that is no name, folded as the rules fold, so that accented
+  /// and Cyrillic not-names (reçu, добро пожаловать) and OCR look-alikes match here as they do
+  /// there.
+  static func holdsNotName(_ text: String) -> Bool {
+    ReceiptKeywords.containsAny(ReceiptKeywords.fold(text), notNames)
+  }
+
+  /// What two spellings of one name share, in any script: letters and digits, case and accents
+  /// dropped. The fold above keeps a–z and German letters only, so a Cyrillic or Greek name
+  /// would fold to nothing and equal any other such name.
+  static func nameKey(_ text: String) -> String {
+    String(
+      text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).unicodeScalars
+        .filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+  }
 
   static func hasAny(_ folded: String, _ phrases: [String]) -> Bool {
     phrases.contains { folded.contains(" \($0) ") }

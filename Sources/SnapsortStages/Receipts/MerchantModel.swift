@@ -26,8 +26,8 @@ extension ConditionalLogit where Kind == MerchantCandidates {
   ) -> (candidate: MerchantCandidates.Candidate, probability: Double)? {
     guard let rules, !rules.isEmpty, !rulesNameBrand, !candidates.isEmpty else { return nil }
     let probabilities = probabilities(candidates)
-    let squeezed = { (name: String) in MerchantCandidates.fold(name).filter { $0 != " " } }
-    let rulesAt = candidates.firstIndex { squeezed($0.value) == squeezed(rules) }
+    let rulesKey = MerchantCandidates.nameKey(rules)
+    let rulesAt = candidates.firstIndex { MerchantCandidates.nameKey($0.value) == rulesKey }
     let allowed = { (index: Int) in
       !ReceiptKeywords.containsAny(ReceiptKeywords.fold(candidates[index].value), Self.headingWords)
     }
@@ -44,8 +44,8 @@ extension ConditionalLogit where Kind == MerchantCandidates {
   func readsAsBody(_ name: String, among candidates: [MerchantCandidates.Candidate], words: MerchantWords)
     -> Bool
   {
-    let squeezed = { (name: String) in MerchantCandidates.fold(name).filter { $0 != " " } }
-    guard let at = candidates.firstIndex(where: { squeezed($0.value) == squeezed(name) }) else {
+    let key = MerchantCandidates.nameKey(name)
+    guard let at = candidates.firstIndex(where: { MerchantCandidates.nameKey($0.value) == key }) else {
       return false
     }
     return words.isBody(candidates[at].value, probability: probabilities(candidates)[at])

@@ -192,4 +192,22 @@ final class MerchantModelTests: XCTestCase {
     XCTAssertLessThanOrEqual(table.nullWordOdds, 0)
     XCTAssertNotNil(MerchantCandidates.bundledWords)
   }
+
+  func testANameIsKnownByItsLettersInAnyScriptWithoutCaseOrAccents() {
+    XCTAssertEqual(MerchantCandidates.nameKey("Café Lumière!"), MerchantCandidates.nameKey("CAFE LUMIERE"))
+    XCTAssertEqual(MerchantCandidates.nameKey("Золотой дракон"), MerchantCandidates.nameKey("ЗОЛОТОЙ ДРАКОН"))
+    // Two Cyrillic names are two names, not two empty folds.
+    XCTAssertNotEqual(
+      MerchantCandidates.nameKey("ЗОЛОТОЙ ДРАКОН"), MerchantCandidates.nameKey("ДОБРО ПОЖАЛОВАТЬ"))
+  }
+
+  func testAGreetingInAnyScriptIsNoNameLikeRowAboveTheName() {
+    for greeting in ["WELCOME", "ДОБРО ПОЖАЛОВАТЬ", "BIENVENUE À"] {
+      let candidates = MerchantCandidates(catalog: nil).candidates(
+        rows([greeting, "ЗОЛОТОЙ ДРАКОН", "12 JALAN MERDEKA"]))
+      XCTAssertEqual(
+        candidates.first { $0.value == "ЗОЛОТОЙ ДРАКОН" }?.features["name_rank"], 0, greeting)
+      XCTAssertEqual(candidates.first { $0.value == greeting }?.features["not_name"], 1, greeting)
+    }
+  }
 }
