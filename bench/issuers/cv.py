@@ -32,6 +32,8 @@ def main():
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--seed", default="cv", help="salt of the fold hashes (another salt, other folds)")
     parser.add_argument("--verbose", action="store_true", help="print every wrong answer to stderr")
+    parser.add_argument("--train-option", action="append", default=[], metavar="OPTION",
+                        help="passed on to train-issuers (repeat it), e.g. --train-option=--target-unknown-recall=0.9")
     args = parser.parse_args()
     with open(args.records, encoding="utf-8") as f:
         lines = [line for line in f if line.strip()]
@@ -46,6 +48,7 @@ def main():
 
     totals = {"known": 0, "top1": 0, "top3": 0, "unknown": 0, "correct_unknown": 0, "predicted_unknown": 0}
     thresholds = []
+    pooled = []
     with tempfile.TemporaryDirectory() as work:
         for k in range(args.folds):
             held = {issuer["id"] for issuer in catalog["issuers"] if fold_of("issuer:" + issuer["id"]) == k}
@@ -66,7 +69,7 @@ def main():
                 json.dump(known, f)
             subprocess.run(
                 [args.snapsort, "train-issuers", "--records", paths["train"], "--catalog", paths["catalog"],
-                 "--hold-out", "0", "--test-fraction", "0", "--jobs", "2", "-o", paths["model"]],
+                 "--hold-out", "0", "--test-fraction", "0", "--jobs", "2", "-o", paths["model"]] + args.train_option,
                 check=True, capture_output=True)
             subprocess.run(
                 [args.snapsort, "eval-issuers", "--records", paths["test"], "--model", paths["model"],
@@ -76,6 +79,9 @@ def main():
                 result = json.load(f)
             thresholds.append(result["threshold"])
             for card in result["cards"]:
+                # The top candidate's probability, whatever the threshold made of it.
+                p = card["confidence"] if card["answer"] is not None else 1 - card["confidence"]
+                pooled.append((card["truth"], card["top3"][:1] == [card["truth"]], p))
                 if card["truth"] is None:
                     totals["unknown"] += 1
                     totals["correct_unknown"] += card["answer"] is None
@@ -88,12 +94,22 @@ def main():
                     print(f"fold {k}: {card['source']}: {card['truth']} -> {card['answer']} "
                           f"({card['confidence']})", file=sys.stderr)
     summary = {
-        "folds": args.folds, "seed": args.seed, "thresholds": thresholds,
+        "folds": args.folds, "seed": args.seed, "train_options": args.train_option, "thresholds": thresholds,
         "known": totals["known"], "unknown": totals["unknown"],
         "top1": totals["top1"] / max(1, totals["known"]), "top3": totals["top3"] / max(1, totals["known"]),
         "unknown_recall": totals["correct_unknown"] / max(1, totals["unknown"]),
         "unknown_precision": totals["correct_unknown"] / max(1, totals["predicted_unknown"]),
     }
+    # How well the scores separate, apart from where each fold's calibration put its threshold: the
+    # known top-1 at the one pooled threshold that reaches each unknown recall.
+    unknown_ps = sorted(p for truth, _, p in pooled if truth is None)
+    known = [(correct, p) for truth, correct, p in pooled if truth is not None]
+    summary["pooled_threshold"] = {}
+    for recall in (0.90, 0.93, 0.95):
+        # The lowest threshold under which `recall` of the unknown cards' top probabilities fall.
+        t = unknown_ps[min(len(unknown_ps) - 1, int(recall * len(unknown_ps) + 0.999999) - 1)] + 1e-9
+        top1 = sum(correct and p >= t for correct, p in known) / max(1, len(known))
+        summary["pooled_threshold"][f"unknown_recall_{recall:.2f}"] = {"threshold": round(t, 3), "top1": top1}
     json.dump(summary, sys.stdout, indent=1)
     print()
 

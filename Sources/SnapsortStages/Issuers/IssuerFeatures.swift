@@ -42,7 +42,11 @@ public struct PreparedIssuer: Sendable {
 /// The feature vector of one (card, candidate issuer) pair.
 ///
 /// Every feature is computed the same way for any issuer, so a model over these features scores
-/// issuers it never saw in training, and the catalog can grow without retraining.
+/// issuers it never saw in training, and the catalog can grow without retraining. The one that
+/// is not about the catalog entry, `labelled`, is about the user: a model trained on a person's
+/// labelled folder knows which issuers that person's cards are of, and a card whose name OCR did
+/// not read is more likely one of those than any of the other issuers of its colour. It is the
+/// last name, so a model trained before it reads with weight 0 on it (`IssuerModel.load`).
 public enum IssuerFeatures {
   public static let names = [
     "text_best",  // best trigram Dice of a name or alias with a window of the OCR text
@@ -61,6 +65,7 @@ public enum IssuerFeatures {
     "bigram_best",  // best bigram Dice of a name or alias (forgives more on short words)
     "text_margin",  // text_best minus the best text_best of any other candidate (negative if beaten)
     "text_top",  // this candidate has the highest text_best of all (and it is over 0.5)
+    "labelled",  // the model was trained on labelled cards of this issuer (the user's own issuers)
   ]
   public static var count: Int { names.count }
 
@@ -81,14 +86,18 @@ public enum IssuerFeatures {
   }
 
   /// Feature rows of one card against every candidate: the per-pair features, then those that
-  /// compare a candidate's text match with the other candidates'.
-  public static func rows(_ card: CardEvidence, _ candidates: [PreparedIssuer]) -> [[Double]] {
-    withRelative(candidates.map { pairVector(card, $0) })
+  /// compare a candidate's text match with the other candidates', then whether the candidate is
+  /// one of the model's labelled issuers (`labelled`, one flag per candidate; none when empty).
+  public static func rows(
+    _ card: CardEvidence, _ candidates: [PreparedIssuer], labelled: [Bool] = []
+  ) -> [[Double]] {
+    withRelative(candidates.map { pairVector(card, $0) }, labelled: labelled)
   }
 
-  /// Appends the features that compare each candidate's text match with the others'; `rows`
-  /// hold the pair features of exactly the candidates in play.
-  package static func withRelative(_ pairRows: [[Double]]) -> [[Double]] {
+  /// Appends the features that compare each candidate's text match with the others', and the
+  /// labelled flag; `rows` hold the pair features of exactly the candidates in play, `labelled`
+  /// their flags (or nothing: no candidate is labelled).
+  package static func withRelative(_ pairRows: [[Double]], labelled: [Bool] = []) -> [[Double]] {
     var rows = pairRows
     var best = -1.0
     var second = -1.0
@@ -106,6 +115,7 @@ public enum IssuerFeatures {
       let other = index == bestIndex ? max(second, 0) : max(best, 0)
       rows[index].append(rows[index][0] - other)
       rows[index].append(index == bestIndex && best > 0.5 && best > second ? 1 : 0)
+      rows[index].append(index < labelled.count && labelled[index] ? 1 : 0)
     }
     return rows
   }

@@ -29,12 +29,17 @@ public struct IssuerModel: Codable, Sendable, Equatable, VersionedDataFile {
   public var threshold: Double
   /// Issuers from the training folder's `catalog.json`, added to (or replacing) the catalog's.
   public var catalogAdditions: [Issuer]
+  /// The issuers of the labelled cards the model was trained on (photos, records, corrections;
+  /// not simulated cards). A user's next card is most likely of an issuer whose cards they
+  /// labelled: the `labelled` feature tells the model which those are, where the catalog alone
+  /// offers every issuer whose colour and a few letters fit an unread name.
+  public var labelledIssuers: [String]
   /// What the model was trained and measured on, for people.
   public var training: [String: String]
 
   public init(
     weights: [Double], nullWeights: [Double], threshold: Double, catalogAdditions: [Issuer] = [],
-    training: [String: String] = [:]
+    labelledIssuers: [String] = [], training: [String: String] = [:]
   ) {
     self.version = Self.currentVersion
     self.design = "conditional-logit"
@@ -44,6 +49,7 @@ public struct IssuerModel: Codable, Sendable, Equatable, VersionedDataFile {
     self.nullWeights = nullWeights
     self.threshold = threshold
     self.catalogAdditions = catalogAdditions
+    self.labelledIssuers = labelledIssuers
     self.training = training
   }
 
@@ -52,11 +58,36 @@ public struct IssuerModel: Codable, Sendable, Equatable, VersionedDataFile {
     case nullFeatures = "null_features"
     case nullWeights = "null_weights"
     case catalogAdditions = "catalog_additions"
+    case labelledIssuers = "labelled_issuers"
   }
 
-  /// Reads a model file and checks that it fits this build's features.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    version = try container.decode(Int.self, forKey: .version)
+    design = try container.decode(String.self, forKey: .design)
+    features = try container.decode([String].self, forKey: .features)
+    weights = try container.decode([Double].self, forKey: .weights)
+    nullFeatures = try container.decode([String].self, forKey: .nullFeatures)
+    nullWeights = try container.decode([Double].self, forKey: .nullWeights)
+    threshold = try container.decode(Double.self, forKey: .threshold)
+    catalogAdditions = try container.decode([Issuer].self, forKey: .catalogAdditions)
+    // Models written before the labelled feature know no labelled issuers.
+    labelledIssuers = try container.decodeIfPresent([String].self, forKey: .labelledIssuers) ?? []
+    training = try container.decode([String: String].self, forKey: .training)
+  }
+
+  /// Reads a model file and checks that it fits this build's features. A model trained before
+  /// features were appended to `IssuerFeatures.names` reads with weight 0 on them, so it answers
+  /// as it did.
   public static func load(from url: URL) throws -> IssuerModel {
-    let model = try read(from: url)
+    var model = try read(from: url)
+    let names = IssuerFeatures.names
+    if model.features.count < names.count, Array(names.prefix(model.features.count)) == model.features,
+      model.weights.count == model.features.count
+    {
+      model.weights += [Double](repeating: 0, count: names.count - model.features.count)
+      model.features = names
+    }
     guard model.features == IssuerFeatures.names, model.weights.count == IssuerFeatures.count,
       model.nullFeatures == IssuerFeatures.nullNames,
       model.nullWeights.count == IssuerFeatures.nullNames.count
@@ -86,7 +117,12 @@ public struct IssuerClassifier: Sendable {
     self.model = model
     self.catalog = catalog.merging(model.catalogAdditions)
     self.prepared = self.catalog.issuers.map(PreparedIssuer.init)
+    let labelled = Set(model.labelledIssuers)
+    self.labelled = prepared.map { labelled.contains($0.issuer.id) }
   }
+
+  /// Per prepared issuer, whether it is one of the model's labelled issuers.
+  private let labelled: [Bool]
 
   /// Probabilities of "none of these" and of every issuer, best first.
   public struct Ranking: Sendable {
@@ -95,7 +131,7 @@ public struct IssuerClassifier: Sendable {
   }
 
   public func rank(_ card: CardEvidence) -> Ranking {
-    let rows = IssuerFeatures.rows(card, prepared)
+    let rows = IssuerFeatures.rows(card, prepared, labelled: labelled)
     let utilities = rows.map { dot(model.weights, $0) }
     let nullUtility = dot(model.nullWeights, IssuerFeatures.nullVector(card, rows: rows))
     let top = max(nullUtility, utilities.max() ?? nullUtility)

@@ -70,11 +70,16 @@ public struct IssuerTrainer: Sendable {
   /// An example whose candidates are all catalog issuers except `excluded`: relative features
   /// are computed among those candidates only, as for a card whose issuer is not in the catalog.
   static func example(
-    _ card: CardEvidence, pairRows: [[Double]], label: Int?, excluded: Int?, weight: Double
+    _ card: CardEvidence, pairRows: [[Double]], labelled: [Bool] = [], label: Int?, excluded: Int?,
+    weight: Double
   ) -> Example {
     var kept = pairRows
-    if let excluded { kept.remove(at: excluded) }
-    var rows = IssuerFeatures.withRelative(kept)
+    var keptLabelled = labelled
+    if let excluded {
+      kept.remove(at: excluded)
+      if excluded < keptLabelled.count { keptLabelled.remove(at: excluded) }
+    }
+    var rows = IssuerFeatures.withRelative(kept, labelled: keptLabelled)
     let null = IssuerFeatures.nullVector(card, rows: rows)
     if let excluded { rows.insert([Double](repeating: 0, count: IssuerFeatures.count), at: excluded) }
     return Example(
@@ -92,17 +97,38 @@ public struct IssuerTrainer: Sendable {
     for (index, issuer) in catalog.issuers.enumerated() { indexByID[issuer.id] = index }
     let pairRows = Self.pairRows(cards, prepared: prepared, workers: workers)
     let folds = max(1, calibrationFolds)
-    let (examplesOfCard, foldOfCard) = examples(cards, pairRows: pairRows, indexByID: indexByID, folds: folds)
     // Photos (or records of photos) are closer to what the stage will see than simulated cards:
-    // calibrate on them when there are any.
+    // calibrate on them when there are any. They are also the user's own cards, whose issuers
+    // the `labelled` feature marks.
     let photoCards = cards.indices.filter { !cards[$0].source.hasPrefix(SyntheticCards.sourcePrefix) }
+    let foldOfCard = Self.cardFolds(cards, indexByID: indexByID, folds: folds)
+    let foldCount = folds > 1 ? folds : 0
+    // The labelled flags of the fitted examples come from the cards that fit sees, those of the
+    // held-out answers from all of them: each fold's model learns what being labelled is worth
+    // from issuers whose labelled cards it fits, as the final model does, and answers the fold's
+    // cards with their issuers labelled, as the stage will.
+    func countLabelled(outside fold: Int?) -> [Int] {
+      var count = [Int](repeating: 0, count: prepared.count)
+      for index in photoCards where foldOfCard[index] != fold {
+        if let label = cards[index].label.flatMap({ indexByID[$0] }) { count[label] += 1 }
+      }
+      return count
+    }
+    let labelledCount = countLabelled(outside: nil)
+    let examplesOfCard = examples(
+      cards, cards.indices, pairRows: pairRows, indexByID: indexByID, labelledCount: labelledCount)
+    let fitted = (0..<foldCount).map { fold in
+      examples(
+        cards, cards.indices.filter { foldOfCard[$0] != fold }, pairRows: pairRows, indexByID: indexByID,
+        labelledCount: countLabelled(outside: fold)
+      ).flatMap { $0 }
+    }
     let calibrationCards = photoCards.isEmpty ? Array(cards.indices) : photoCards
 
     let all = examplesOfCard.flatMap { $0 }
-    let foldCount = folds > 1 ? folds : 0
     let results = fits(
-      all, examplesOfCard: examplesOfCard, foldOfCard: foldOfCard, calibrationCards: calibrationCards,
-      foldCount: foldCount, candidates: prepared.count, workers: workers)
+      all, fitted: fitted, examplesOfCard: examplesOfCard, foldOfCard: foldOfCard,
+      calibrationCards: calibrationCards, candidates: prepared.count, workers: workers)
     var outcomes = results.prefix(foldCount).flatMap { $0?.outcomes ?? [] }
     guard let final = results[foldCount] else { preconditionFailure("the final fit always runs") }
     let (weights, nullWeights) = (final.weights, final.nullWeights)
@@ -118,38 +144,54 @@ public struct IssuerTrainer: Sendable {
     info["calibration"] = "\(foldCount) folds of whole issuers, unknown recall target \(targetUnknownRecall)"
     info.merge(Self.calibrationMeasures(outcomes, threshold: threshold)) { $1 }
     info["catalog_size"] = "\(catalog.issuers.count)"
-    return IssuerModel(weights: weights, nullWeights: nullWeights, threshold: threshold, training: info)
+    let labelledIssuers = catalog.issuers.indices.filter { labelledCount[$0] > 0 }.map {
+      catalog.issuers[$0].id
+    }
+    return IssuerModel(
+      weights: weights, nullWeights: nullWeights, threshold: threshold, labelledIssuers: labelledIssuers,
+      training: info)
   }
 
-  /// Each card's examples (its known view, and an unknown view with its own issuer removed when
-  /// it has one) and the fold it is held out in.
-  private func examples(
-    _ cards: [LabelledCard], pairRows: [[[Double]]], indexByID: [String: Int], folds: Int
-  ) -> (examplesOfCard: [[Example]], foldOfCard: [Int]) {
-    // Both views of a card stay in one fold: its unknown view must not be answered by a model
-    // fitted on its known view.
-    var examplesOfCard: [[Example]] = []
-    var foldOfCard: [Int] = []
-    let foldOfIssuer = Self.issuerFolds(
+  /// The fold each card is held out in. Both views of a card stay in one fold: its unknown view
+  /// must not be answered by a model fitted on its known view.
+  static func cardFolds(_ cards: [LabelledCard], indexByID: [String: Int], folds: Int) -> [Int] {
+    let foldOfIssuer = issuerFolds(
       cards.compactMap { card in card.label.flatMap { indexByID[$0] == nil ? nil : $0 } }, folds: folds)
-    for (index, card) in cards.enumerated() {
+    return cards.enumerated().map { index, card in
+      if let id = card.label, let fold = foldOfIssuer[id] { return fold }
+      return min(folds - 1, Int(stableFraction(card.source + "#\(index)") * Double(folds)))
+    }
+  }
+
+  /// The examples of the cards at `indices`: its known view, and an unknown view with its own
+  /// issuer removed when it has one.
+  ///
+  /// A card's `labelled` flags count the labelled cards of each issuer without the card itself:
+  /// the stage meets a new card of an issuer with the cards it was trained on, and an issuer with
+  /// one labelled card is, for that card, an issuer the user never labelled.
+  private func examples(
+    _ cards: [LabelledCard], _ indices: some Sequence<Int>, pairRows: [[[Double]]], indexByID: [String: Int],
+    labelledCount: [Int]
+  ) -> [[Example]] {
+    indices.map { index in
+      let card = cards[index]
       let label = card.label.flatMap { indexByID[$0] }
+      var others = labelledCount
+      if let label, !card.source.hasPrefix(SyntheticCards.sourcePrefix) { others[label] -= 1 }
+      let labelled = others.map { $0 > 0 }
       var examples = [
-        Self.example(card.evidence, pairRows: pairRows[index], label: label, excluded: nil, weight: 1)
+        Self.example(
+          card.evidence, pairRows: pairRows[index], labelled: labelled, label: label, excluded: nil, weight: 1
+        )
       ]
       if let label {
         examples.append(
           Self.example(
-            card.evidence, pairRows: pairRows[index], label: nil, excluded: label, weight: unknownViewWeight))
+            card.evidence, pairRows: pairRows[index], labelled: labelled, label: nil, excluded: label,
+            weight: unknownViewWeight))
       }
-      examplesOfCard.append(examples)
-      if let id = card.label, let fold = foldOfIssuer[id] {
-        foldOfCard.append(fold)
-      } else {
-        foldOfCard.append(min(folds - 1, Int(Self.stableFraction(card.source + "#\(index)") * Double(folds))))
-      }
+      return examples
     }
-    return (examplesOfCard, foldOfCard)
   }
 
   /// The calibration fold of every issuer that has cards: issuers in the order of a stable hash
@@ -164,12 +206,15 @@ public struct IssuerTrainer: Sendable {
     return fold
   }
 
-  /// A fit without each of `foldCount` folds, with its answers on the fold's calibration cards,
-  /// then (last) the fit on `all`; a fold with nothing to fit or to hold out is nil.
+  /// A fit on each of the `fitted` example sets (all but one fold), with its answers on that
+  /// fold's calibration cards, then (last) the fit on `all`; a fold with nothing to fit or to hold
+  /// out is nil.
   private func fits(
-    _ all: [Example], examplesOfCard cardExamples: [[Example]], foldOfCard cardFolds: [Int],
-    calibrationCards: [Int], foldCount: Int, candidates: Int, workers: Int
+    _ all: [Example], fitted: [[Example]], examplesOfCard cardExamples: [[Example]],
+    foldOfCard cardFolds: [Int],
+    calibrationCards: [Int], candidates: Int, workers: Int
   ) -> [(weights: [Double], nullWeights: [Double], outcomes: [Outcome])?] {
+    let foldCount = fitted.count
     // The fold fits and the final fit are independent: they run side by side. Inside one fit the
     // gradient is split into fixed chunks across threads too, but each step is a few milliseconds,
     // too short for two cores to share well.
@@ -180,7 +225,7 @@ public struct IssuerTrainer: Sendable {
         fits.set(task, (weights, nullWeights, []))
         return
       }
-      let fit = cardExamples.indices.filter { cardFolds[$0] != task }.flatMap { cardExamples[$0] }
+      let fit = fitted[task]
       let held = calibrationCards.filter { cardFolds[$0] == task }.flatMap { cardExamples[$0] }
       guard !fit.isEmpty, !held.isEmpty else { return }
       let (weights, nullWeights) = optimise(fit, candidates: candidates, workers: workers)

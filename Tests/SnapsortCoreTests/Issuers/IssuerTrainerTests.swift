@@ -107,6 +107,46 @@ final class IssuerTrainerTests: XCTestCase {
     XCTAssertLessThan(withoutThreshold.unknownRecall, evaluation.unknownRecall)
   }
 
+  func testLabelledIssuersAreThoseOfThePhotosNotOfSimulatedCards() {
+    let catalog = IssuerCatalog(issuers: Array(Self.catalog.issuers.prefix(8)))
+    // "Photos" of the first three issuers (2, 1 and 2 cards), simulated cards of all eight.
+    let photos = SyntheticCards().dataset(catalog: catalog, perIssuer: 2, unknown: 0, seed: 7)
+      .filter {
+        [catalog.issuers[0].id, catalog.issuers[1].id, catalog.issuers[2].id].contains($0.label ?? "")
+      }
+      .enumerated().filter { $0.offset != 2 }
+      .map {
+        LabelledCard(evidence: $0.element.evidence, label: $0.element.label, source: "photo-\($0.offset)")
+      }
+    XCTAssertEqual(photos.count, 5)
+    let simulated = SyntheticCards().dataset(catalog: catalog, perIssuer: 1, unknown: 2, seed: 8)
+    var trainer = IssuerTrainer()
+    trainer.iterations = 20
+    let model = trainer.train(photos + simulated, catalog: catalog, workers: 2)
+    XCTAssertEqual(model.labelledIssuers, catalog.issuers.prefix(3).map(\.id))
+    let classifier = IssuerClassifier(model: model, catalog: catalog)
+    let rows = IssuerFeatures.rows(photos[0].evidence, classifier.prepared, labelled: [true, false])
+    let flag = IssuerFeatures.names.firstIndex(of: "labelled")!
+    XCTAssertEqual(rows.map { $0[flag] }, [1, 0, 0, 0, 0, 0, 0, 0])
+  }
+
+  func testAModelWithoutTheLabelledFeatureReadsWithWeightZeroOnIt() throws {
+    let model = IssuerModel(
+      weights: (0..<IssuerFeatures.count).map(Double.init), nullWeights: [1, 2, 3, 4, 5], threshold: 0.3,
+      labelledIssuers: ["x"])
+    var json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(model)) as! [String: Any]
+    json["features"] = Array(IssuerFeatures.names.dropLast())
+    json["weights"] = Array(model.weights.dropLast())
+    json.removeValue(forKey: "labelled_issuers")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("issuer-model-\(UUID()).json")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try JSONSerialization.data(withJSONObject: json).write(to: url)
+    let loaded = try IssuerModel.load(from: url)
+    XCTAssertEqual(loaded.features, IssuerFeatures.names)
+    XCTAssertEqual(loaded.weights, Array(model.weights.dropLast()) + [0])
+    XCTAssertEqual(loaded.labelledIssuers, [])
+  }
+
   func testThresholdReachesTheUnknownRecallTargetAndNoFurther() {
     let unknown = (1...100).map { IssuerTrainer.Outcome(isKnown: false, correct: false, p: Double($0) / 100) }
     let known = (0..<50).map { _ in IssuerTrainer.Outcome(isKnown: true, correct: true, p: 0.99) }
