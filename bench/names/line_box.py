@@ -9,6 +9,8 @@ TextContrast's flattened page) and read with `tesseract -l Latin --psm 7`; exact
     python bench/names/line_box.py errors LOG=DIR ...    # page box against the render's line box
     python bench/names/line_box.py fit LOG=DIR ...       # grid over NameLineBox's thresholds
     python bench/names/line_box.py logged LOG=DIR ...    # the boxes the stage logged (`name_line_box`)
+    python bench/names/line_box.py fit LOG=DIR ... --grid capital_ratio=1.6,1.9 --grid tallest=1.45
+                                                         # a grid of your own (others at DEFAULTS)
 
 Readings are cached by (file, box) in bench/work/names/line_box.cache.pkl.
 """
@@ -28,9 +30,9 @@ import line_prep as P  # noqa: E402
 from line_margin import crops  # noqa: E402
 
 CACHE = "bench/work/names/line_box.cache.pkl"
-DEFAULTS = dict(run_gap=1.0, short_run=1, extension_gap=0.8, tallest=1.45, capital_ratio=1.6)
+DEFAULTS = dict(run_gap=1.0, short_run=1, extension_gap=0.8, tallest=1.45, capital_ratio=1.6, adjoin=0.3)
 GRID = dict(run_gap=[1.0, 1.3, 1.6], short_run=[1, 2, 3], extension_gap=[0.5, 0.8], tallest=[1.45, 1.6],
-            capital_ratio=[1.6, 1.9])
+            capital_ratio=[1.6, 1.9], adjoin=[-1.0, 0.3])
 
 
 def parts_around(page, box):
@@ -51,8 +53,10 @@ def parts_around(page, box):
     return [c for c in found if c[0] > 0 and c[1] > 0 and c[2] < W and c[3] < H]
 
 
-def fitted(page, box, run_gap, short_run, extension_gap, tallest, capital_ratio):
-    """NameLineBox.fitted."""
+def fitted(page, box, run_gap, short_run, extension_gap, tallest, capital_ratio, adjoin=-1.0):
+    """NameLineBox.fitted. `adjoin`: a piece at the line's end that is no letter is kept when the
+    next piece is nearer than this many letter heights (a capital taller than the letter height,
+    `Lindex`); negative drops it always."""
     x, y, w, h = box
     parts = parts_around(page, box)
     inside = sorted([c for c in parts if x <= (c[0] + c[2]) / 2 <= x + w and y <= (c[1] + c[3]) / 2 <= y + h
@@ -75,7 +79,8 @@ def fitted(page, box, run_gap, short_run, extension_gap, tallest, capital_ratio)
 
     def trimmed(ps):
         while len(ps) > 2:
-            if not letter(ps[0]):
+            if not letter(ps[0]) and not (adjoin >= 0 and ps[1][0] - ps[0][2] <= adjoin * L
+                                          and baseline - 0.5 * L <= ps[0][3] <= baseline + 0.45 * L):
                 ps = ps[1:]
                 continue
             right, run = ps[0][2], 1
@@ -169,11 +174,11 @@ def errors(lines, reader):
         print(f"  exact with {key}: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1])))
 
 
-def fit(lines, reader):
+def fit(lines, reader, grid=GRID):
     page = reader.exact(lines, [l[3] for l in lines])
     results = []
-    for values in itertools.product(*GRID.values()):
-        params = dict(zip(GRID.keys(), values))
+    for values in itertools.product(*grid.values()):
+        params = dict(zip(grid.keys(), values))
         exact = reader.exact(lines, [fitted(l[2], l[3], **params) for l in lines])
         gained = sum(e and not p for e, p in zip(exact, page))
         lost = sum(p and not e for e, p in zip(exact, page))
@@ -198,8 +203,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mode", choices=["errors", "fit", "logged"])
     ap.add_argument("sets", nargs="+")
+    ap.add_argument("--grid", action="append", default=[], help="KEY=V1,V2,... (fit only; others at DEFAULTS)")
     args = ap.parse_args()
     lines = training_lines(args.sets)
+    if args.mode == "fit" and args.grid:
+        grid = {k: [v] for k, v in DEFAULTS.items()}
+        for item in args.grid:
+            key, values = item.split("=", 1)
+            grid[key] = [float(v) for v in values.split(",")]
+        fit(lines, Reader(), grid)
+        return
     {"errors": errors, "fit": fit, "logged": logged}[args.mode](lines, Reader())
 
 

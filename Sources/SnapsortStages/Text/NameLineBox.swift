@@ -23,6 +23,11 @@ struct NameLineBox: Sendable {
   /// Capitals or ascenders over the median height of the line's letters (x-height in lower
   /// case) up to this ratio are letters; a taller piece on the baseline is a logo.
   var capitalRatio = 1.6
+  /// A piece on the baseline at the line's end, too tall for a letter, is still the line's first
+  /// (or last) letter when the next piece is nearer than this many letter heights: a capital over a
+  /// lower-case word in a face with a small x-height (`Lindex` read `index`, `Air Miles` read
+  /// `ir Miles`), where a logo stands a space apart.
+  var adjoining = 0.3
 
   /// A piece of ink in the page's pixels, ends exclusive.
   struct Part: Equatable {
@@ -82,12 +87,23 @@ struct NameLineBox: Sendable {
       && bottom >= letters.baseline - 0.5 * letters.height
   }
 
+  /// Whether `part`, sitting on the baseline, is `adjoining` letter heights or nearer to `next`.
+  func adjoins(_ part: Part, _ next: Part, _ letters: Letters) -> Bool {
+    let bottom = Double(part.y1)
+    return Double(next.x0 - part.x1) <= adjoining * letters.height
+      && bottom >= letters.baseline - 0.5 * letters.height
+      && bottom <= letters.baseline + 0.45 * letters.height
+  }
+
   /// `parts` (left to right) without what leads the line: pieces that are not letters, and short
   /// runs set apart from the rest, while more than two pieces are left.
   func trimmed(_ parts: [Part], _ letters: Letters) -> [Part] {
     var parts = parts[...]
     while parts.count > 2 {
-      guard isLetter(parts[parts.startIndex], letters) else {
+      guard
+        isLetter(parts[parts.startIndex], letters)
+          || adjoins(parts[parts.startIndex], parts[parts.startIndex + 1], letters)
+      else {
         parts = parts.dropFirst()
         continue
       }

@@ -27,6 +27,14 @@ final class NameLineBoxTests: XCTestCase {
     XCTAssertEqual(box, Box(x: 150, y: 50, width: 114, height: 20))
   }
 
+  func testACapitalTallerThanALetterNextToTheWordIsKept() {
+    // A capital 34 px tall (1.7 x-heights) 4 px (0.2 letter heights) before a lower-case word:
+    // too tall for a letter of the line, but it touches the word, as no logo does.
+    let image = page([(132..<146, 36..<70)] + word)
+    let box = NameLineBox().fitted(Box(x: 132, y: 36, width: 132, height: 34), in: image)
+    XCTAssertEqual(box, Box(x: 132, y: 36, width: 132, height: 34))
+  }
+
   func testAShortRunSetApartAtTheEndIsLeftOut() {
     // One mark of the letters' size 40 px (two letter heights) after the word.
     let image = page(word + [(304..<318, 50..<70)])
