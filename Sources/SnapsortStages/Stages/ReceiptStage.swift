@@ -98,6 +98,17 @@ public final class ReceiptStage: Stage {
     /// readings of the middle of the page (0.3–0.7 s CPU on a 300 dpi German scan). A missing
     /// merchant alone does not call for it: a logo is often not read as text at all.
     public var orientationCheckWhenDated: Bool = false
+    /// With no total from any reading, the page segmentation the flattened page is read with
+    /// once more for the total alone (6: one block); 0 turns this off. Chosen by
+    /// `bench/receipts/total_readings.py` on the training receipts that had no total.
+    public var totalFallbackSegmentation: Int = 6
+    /// Milliseconds of CPU time the receipt's reading may have used, that reading included: the
+    /// reading gets what is left and is not started when nothing is (issue #28: about 2 s a
+    /// receipt).
+    public var totalFallbackCpuMs: Int = 2_000
+    /// The scale the flattened page is read at for that total: `receipt_warp` sets its print
+    /// larger than tesseract needs, and a smaller page reads in less of the time left.
+    public var totalFallbackScale: Double = 1
     /// The ISO 4217 code (`MYR`, `EUR`) a receipt that prints no currency is counted in, marked
     /// `currency_assumed`; empty (the default) for none, so such a receipt's currency stays null.
     public var defaultCurrency: String = ""
@@ -151,6 +162,16 @@ public final class ReceiptStage: Stage {
       let known = ReceiptReadingChoice.Doubt.allCases.map(\.rawValue).joined(separator: ", ")
       throw ConfigError(path: "raw_reading_when", "list doubts from \(known), comma-separated")
     }
+    guard [0, 3, 4, 6, 11].contains(options.totalFallbackSegmentation) else {
+      throw ConfigError(
+        path: "total_fallback_segmentation", "use 6 (single block), 11 (sparse), 4, 3, or 0 (off)")
+    }
+    guard options.totalFallbackScale > 0, options.totalFallbackScale <= 1 else {
+      throw ConfigError(path: "total_fallback_scale", "use a scale above 0 and at most 1")
+    }
+    guard options.totalFallbackCpuMs >= 0 else {
+      throw ConfigError(path: "total_fallback_cpu_ms", "must be 0 or more (milliseconds of CPU time)")
+    }
     guard options.rawReadingMaxPixels >= 0 else {
       throw ConfigError(path: "raw_reading_max_pixels", "must be 0 or more (0 reads no scan raw)")
     }
@@ -187,6 +208,7 @@ public final class ReceiptStage: Stage {
       images = [("grey", { try item.fullImage().grayscale() })]
     }
     let engine = try engines.engine(languages: options.languages)
+    let cpuStart = ThreadCPUClock.milliseconds()
     let latest = Self.latestDate(of: item)
     let page = try read(
       images, logoPage: flattened?.grey, plan: .page(acrossMargin: flattened?.acrossMargin), engine: engine,
@@ -203,6 +225,12 @@ public final class ReceiptStage: Stage {
       choice.settle(&receipt, other: raw.receipt, otherName: "raw")
       try Self.keepLines(of: raw, in: &receipt, item: item)
       notes += raw.notes.map { "second reading, of the scan as loaded: \($0)" }
+    }
+    if let note = readTotalAgain(
+      &receipt, page: flattened?.grey, turn: page.turn, engine: engine, item: item, latestDate: latest,
+      cpuStart: cpuStart)
+    {
+      notes.append(note)
     }
     Self.assumeCurrency(&receipt, options.defaultCurrency)
     item.artifacts.write(ReceiptReadout(receipt: receipt, notes: notes))
