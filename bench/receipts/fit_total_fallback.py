@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Chooses the receipt stage's total fallback (`total_fallback_scale`, `total_fallback_cpu_ms`)
-from full runs on training receipts (a bench tool, never the product).
+"""Chooses the receipt stage's total fallback (`total_fallback_scale`, `total_fallback_cpu_ms`,
+renamed `fallback_reading_scale`, `fallback_reading_cpu_ms` by branch date30) from full runs on
+training receipts (a bench tool, never the product).
 
     fit_total_fallback.py --truth DIR --base RUN --variant NAME RUN [--variant NAME RUN ...]
 

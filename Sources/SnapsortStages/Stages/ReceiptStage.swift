@@ -98,17 +98,18 @@ public final class ReceiptStage: Stage {
     /// readings of the middle of the page (0.3–0.7 s CPU on a 300 dpi German scan). A missing
     /// merchant alone does not call for it: a logo is often not read as text at all.
     public var orientationCheckWhenDated: Bool = false
-    /// With no total from any reading, the page segmentation the flattened page is read with
-    /// once more for the total alone (6: one block); 0 turns this off. Chosen by
-    /// `bench/receipts/total_readings.py` on the training receipts that had no total.
-    public var totalFallbackSegmentation: Int = 6
+    /// With no total or no date from any reading, the page segmentation the flattened page is
+    /// read with once more for the missing fields alone (6: one block); 0 turns this off. Chosen
+    /// by `bench/receipts/total_readings.py` on the training receipts that had no total, and
+    /// `bench/receipts/date_fallback.py` on those that had no date.
+    public var fallbackReadingSegmentation: Int = 6
     /// Milliseconds of CPU time the receipt's reading may have used, that reading included: the
     /// reading gets what is left and is not started when nothing is (issue #28: about 2 s a
     /// receipt).
-    public var totalFallbackCpuMs: Int = 2_000
-    /// The scale the flattened page is read at for that total: `receipt_warp` sets its print
+    public var fallbackReadingCpuMs: Int = 2_000
+    /// The scale the flattened page is read at for those fields: `receipt_warp` sets its print
     /// larger than tesseract needs, and a smaller page reads in less of the time left.
-    public var totalFallbackScale: Double = 1
+    public var fallbackReadingScale: Double = 1
     /// The ISO 4217 code (`MYR`, `EUR`) a receipt that prints no currency is counted in, marked
     /// `currency_assumed`; empty (the default) for none, so such a receipt's currency stays null.
     public var defaultCurrency: String = ""
@@ -162,15 +163,15 @@ public final class ReceiptStage: Stage {
       let known = ReceiptReadingChoice.Doubt.allCases.map(\.rawValue).joined(separator: ", ")
       throw ConfigError(path: "raw_reading_when", "list doubts from \(known), comma-separated")
     }
-    guard [0, 3, 4, 6, 11].contains(options.totalFallbackSegmentation) else {
+    guard [0, 3, 4, 6, 11].contains(options.fallbackReadingSegmentation) else {
       throw ConfigError(
-        path: "total_fallback_segmentation", "use 6 (single block), 11 (sparse), 4, 3, or 0 (off)")
+        path: "fallback_reading_segmentation", "use 6 (single block), 11 (sparse), 4, 3, or 0 (off)")
     }
-    guard options.totalFallbackScale > 0, options.totalFallbackScale <= 1 else {
-      throw ConfigError(path: "total_fallback_scale", "use a scale above 0 and at most 1")
+    guard options.fallbackReadingScale > 0, options.fallbackReadingScale <= 1 else {
+      throw ConfigError(path: "fallback_reading_scale", "use a scale above 0 and at most 1")
     }
-    guard options.totalFallbackCpuMs >= 0 else {
-      throw ConfigError(path: "total_fallback_cpu_ms", "must be 0 or more (milliseconds of CPU time)")
+    guard options.fallbackReadingCpuMs >= 0 else {
+      throw ConfigError(path: "fallback_reading_cpu_ms", "must be 0 or more (milliseconds of CPU time)")
     }
     guard options.rawReadingMaxPixels >= 0 else {
       throw ConfigError(path: "raw_reading_max_pixels", "must be 0 or more (0 reads no scan raw)")
@@ -226,12 +227,9 @@ public final class ReceiptStage: Stage {
       try Self.keepLines(of: raw, in: &receipt, item: item)
       notes += raw.notes.map { "second reading, of the scan as loaded: \($0)" }
     }
-    if let note = readTotalAgain(
+    notes += readMissingAgain(
       &receipt, page: flattened?.grey, turn: page.turn, engine: engine, item: item, latestDate: latest,
       cpuStart: cpuStart)
-    {
-      notes.append(note)
-    }
     Self.assumeCurrency(&receipt, options.defaultCurrency)
     item.artifacts.write(ReceiptReadout(receipt: receipt, notes: notes))
   }

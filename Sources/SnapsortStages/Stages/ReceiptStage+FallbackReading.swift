@@ -1,0 +1,72 @@
+import Foundation
+import SnapsortImaging
+import SnapsortNative
+
+extension ReceiptStage {
+  /// With no total or no date after every other reading, reads the flattened page once more laid
+  /// out differently (`fallback_reading_segmentation`, one block) and takes the missing fields
+  /// the extractor chooses there: a column layout that drops or splits the total's or the date's
+  /// row often keeps it read as a block (`bench/receipts/total_readings.py`,
+  /// `bench/receipts/date_fallback.py`). One reading serves both fields, and a field the other
+  /// readings gave is never replaced: on training receipts the block reading disagrees with a
+  /// right total as often as it mends a wrong one.
+  ///
+  /// - Parameter cpuStart: the worker thread's CPU clock (ms) when the receipt's reading began:
+  ///   the reading gets what is left of `fallback_reading_cpu_ms` from then, and is not started
+  ///   when nothing is.
+  /// - Returns: a note for each field taken.
+  func readMissingAgain(
+    _ receipt: inout ReceiptRecord, page: Bitmap?, turn: Turn?, engine: TesseractEngine, item: PhotoItem,
+    latestDate: String?, cpuStart: Double
+  ) -> [String] {
+    guard receipt.total == nil || receipt.date == nil, options.fallbackReadingSegmentation != 0, let page,
+      let segmentation = TesseractEngine.PageSegmentation(
+        rawValue: Int32(options.fallbackReadingSegmentation))
+    else { return [] }
+    let left = Double(options.fallbackReadingCpuMs) - (ThreadCPUClock.milliseconds() - cpuStart)
+    let deadline = Int(min(left, Double(options.timeoutMs), item.secondsRemaining * 1000))
+    guard deadline > 0 else { return [] }
+    let scale = options.fallbackReadingScale
+    let scaled =
+      scale < 1
+      ? page.resized(
+        width: max(8, Int((Double(page.width) * scale).rounded())),
+        height: max(8, Int((Double(page.height) * scale).rounded()))) : page
+    let image = turn.map { scaled.applyingOrientation($0.orientation) } ?? scaled
+    let result = engine.recognize(
+      image, segmentation: segmentation, deadline: deadline, invertUnsureLines: options.invertUnsureLines)
+    let other = extractor.extract(ReceiptLine.rows(from: result.words), latestDate: latestDate)
+    return Self.takeMissing(&receipt, from: other)
+  }
+
+  /// The total and the date of `other` (the block reading) that `receipt` lacks, marked
+  /// `reading: "block"`; their lines point into the other reading's rows, so each is kept as
+  /// text. A field `receipt` has is left as it is.
+  ///
+  /// - Returns: a note for each field taken.
+  static func takeMissing(_ receipt: inout ReceiptRecord, from other: ReceiptRecord) -> [String] {
+    var notes: [String] = []
+    let hadTotal = receipt.total != nil
+    var fields = receipt.fields ?? [:]
+    if receipt.total == nil, let total = other.total, let field = other.fields?["total"] {
+      receipt.total = total
+      fields["total"] = ReceiptField(
+        value: field.value, confidence: field.confidence, line: nil, reading: "block",
+        source: other.lineText(field.line))
+      notes.append("the total was read from the page read again as one block (no other reading gave one)")
+    }
+    if receipt.date == nil, let date = other.date, let field = other.fields?["date"] {
+      receipt.date = date
+      if receipt.time == nil { receipt.time = other.time }
+      fields["date"] = ReceiptField(
+        value: field.value, confidence: field.confidence, line: nil, reading: "block",
+        source: other.lineText(field.line))
+      notes.append("the date was read from the page read again as one block (no other reading gave one)")
+    }
+    guard !notes.isEmpty else { return [] }
+    receipt.fields = fields
+    if !hadTotal, receipt.total != nil { receipt.recheckAmounts() }
+    receipt.refreshConfidence()
+    return notes
+  }
+}

@@ -1,0 +1,92 @@
+import SnapsortNative
+import XCTest
+
+@testable import SnapsortStages
+
+/// Issue #23: with no total or no date from any reading, the receipt stage reads the page once
+/// more as one block, within the receipt's CPU budget, and takes only the fields missing.
+final class ReceiptFallbackReadingTests: XCTestCase {
+  func testTheFallbackOptionsAreDecodedAndValidated() throws {
+    let defaults = ReceiptStage.Options()
+    XCTAssertEqual(
+      defaults.fallbackReadingSegmentation, 6, "one block, as bench/receipts/total_readings.py chose")
+    XCTAssertEqual(defaults.fallbackReadingCpuMs, 2_000, "the receipt's CPU budget of issue #28")
+    XCTAssertEqual(defaults.fallbackReadingScale, 1)
+    let off = try OptionsDecoder.decode(
+      ReceiptStage.Options.self,
+      from: [
+        "fallback_reading_segmentation": 0, "fallback_reading_cpu_ms": 1_500, "fallback_reading_scale": 0.5,
+      ],
+      path: "stages[2]")
+    XCTAssertEqual(off.fallbackReadingSegmentation, 0)
+    XCTAssertEqual(off.fallbackReadingCpuMs, 1_500)
+    XCTAssertEqual(off.fallbackReadingScale, 0.5)
+    XCTAssertNoThrow(try ReceiptStage.validate(off, context: StageContext()))
+    for (path, change) in [
+      (
+        "fallback_reading_segmentation",
+        { (o: inout ReceiptStage.Options) in o.fallbackReadingSegmentation = 7 }
+      ),
+      ("fallback_reading_cpu_ms", { (o: inout ReceiptStage.Options) in o.fallbackReadingCpuMs = -1 }),
+      ("fallback_reading_scale", { (o: inout ReceiptStage.Options) in o.fallbackReadingScale = 1.5 }),
+    ] {
+      var wrong = off
+      change(&wrong)
+      XCTAssertThrowsError(try ReceiptStage.validate(wrong, context: StageContext())) { error in
+        XCTAssertEqual((error as? ConfigError)?.path, path, "the error names the option at fault")
+      }
+    }
+  }
+
+  private func block(total: String?, date: String?) -> ReceiptRecord {
+    var other = ReceiptRecord()
+    other.text = [
+      TextLine(
+        text: "Date: 23/03/2018 TOTAL 12.50", box: Box(x: 0, y: 0, width: 100, height: 10), confidence: 90)
+    ]
+    var fields: [String: ReceiptField] = [:]
+    if let total {
+      other.total = Money(recordString: total)
+      fields["total"] = ReceiptField(value: total, confidence: 0.8, line: 0)
+    }
+    if let date {
+      other.date = date
+      other.time = "10:15"
+      fields["date"] = ReceiptField(value: date, confidence: 0.7, line: 0)
+    }
+    other.fields = fields
+    return other
+  }
+
+  func testOnlyTheMissingFieldsAreTakenFromTheBlockReading() {
+    var receipt = ReceiptRecord()
+    receipt.total = Money(recordString: "9.90")
+    receipt.fields = ["total": ReceiptField(value: "9.90", confidence: 0.9, line: 3)]
+    let notes = ReceiptStage.takeMissing(&receipt, from: block(total: "12.50", date: "2018-03-23"))
+    XCTAssertEqual(receipt.total, Money(recordString: "9.90"), "a total already read is never replaced")
+    XCTAssertEqual(receipt.fields?["total"]?.reading, nil)
+    XCTAssertEqual(receipt.date, "2018-03-23")
+    XCTAssertEqual(receipt.time, "10:15")
+    XCTAssertEqual(receipt.fields?["date"]?.reading, "block")
+    XCTAssertNil(receipt.fields?["date"]?.line, "the line is the other reading's, kept as text")
+    XCTAssertEqual(receipt.fields?["date"]?.source, "Date: 23/03/2018 TOTAL 12.50")
+    XCTAssertEqual(notes.count, 1)
+    XCTAssertTrue(notes[0].hasPrefix("the date was read"))
+  }
+
+  func testOneReadingGivesBothFieldsAndADateReadIsKept() {
+    var missing = ReceiptRecord()
+    let both = ReceiptStage.takeMissing(&missing, from: block(total: "12.50", date: "2018-03-23"))
+    XCTAssertEqual(missing.total, Money(recordString: "12.50"))
+    XCTAssertEqual(missing.date, "2018-03-23")
+    XCTAssertEqual(both.count, 2)
+
+    var dated = ReceiptRecord()
+    dated.date = "2018-03-22"
+    dated.fields = ["date": ReceiptField(value: "2018-03-22", confidence: 0.9, line: 1)]
+    let notes = ReceiptStage.takeMissing(&dated, from: block(total: nil, date: "2018-03-23"))
+    XCTAssertEqual(dated.date, "2018-03-22", "a date already read is never replaced")
+    XCTAssertEqual(dated.fields?["date"]?.line, 1)
+    XCTAssertTrue(notes.isEmpty)
+  }
+}
