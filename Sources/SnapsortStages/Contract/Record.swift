@@ -227,7 +227,8 @@ public struct ReceiptField: Codable, Sendable, Equatable {
   public var line: Int?
   /// The other reading the field came from (`grey`, `binarised`; `raw`: the scan as loaded,
   /// unflattened; `line`: its source line read again on its own; `logo`: the band above the
-  /// address read with thinned strokes), and the text it was read from.
+  /// address read with thinned strokes; `block`: the flattened page read again as one block when
+  /// no other reading gave the field), and the text it was read from.
   public var reading: String?
   public var source: String?
   public init(value: String, confidence: Double, line: Int?, reading: String? = nil, source: String? = nil) {
