@@ -17,6 +17,13 @@ extension Bitmap {
       height: Swift.max(1, Int((Double(height) * scale).rounded())), recycling: storage)
   }
 
+  /// A copy scaled by `scale`, each side at least `minimumSide` pixels.
+  public func scaled(by scale: Double, minimumSide: Int = 1) -> Bitmap {
+    resized(
+      width: Swift.max(minimumSide, Int((Double(width) * scale).rounded())),
+      height: Swift.max(minimumSide, Int((Double(height) * scale).rounded())))
+  }
+
   /// Resamples to the given size with a separable triangle filter whose support widens when
   /// shrinking, so reductions average every source pixel (no aliasing) and enlargements are
   /// bilinear.

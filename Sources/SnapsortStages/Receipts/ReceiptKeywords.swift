@@ -51,10 +51,15 @@ public enum ReceiptKeywords {
     folded.contains(foldedPhrases[phrase] ?? fold(phrase))
   }
 
-  /// The phrases folded once.
+  /// The phrases folded once: every vocabulary's, and the extractor's word lists that every
+  /// header row and merchant candidate is matched against. Any other phrase is folded where it
+  /// is matched.
   private static let foldedPhrases: [String: String] = {
     var map: [String: String] = [:]
-    for phrase in vocabularies.flatMap(\.phrases) {
+    let phrases =
+      vocabularies.flatMap { $0.phrases + $0.greetings + $0.titles } + ReceiptExtractor.notNames
+      + ReceiptExtractor.companyForms + ReceiptExtractor.legalForms + ReceiptExtractor.streetWords
+    for phrase in phrases {
       map[phrase] = fold(phrase)
     }
     return map

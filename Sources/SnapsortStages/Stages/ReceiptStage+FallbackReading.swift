@@ -27,11 +27,7 @@ extension ReceiptStage {
     let deadline = Int(min(left, Double(options.timeoutMs), item.secondsRemaining * 1000))
     guard deadline > 0 else { return [] }
     let scale = options.fallbackReadingScale
-    let scaled =
-      scale < 1
-      ? page.resized(
-        width: max(8, Int((Double(page.width) * scale).rounded())),
-        height: max(8, Int((Double(page.height) * scale).rounded()))) : page
+    let scaled = scale < 1 ? page.scaled(by: scale, minimumSide: 8) : page
     let image = turn.map { scaled.applyingOrientation($0.orientation) } ?? scaled
     let result = engine.recognize(
       image, segmentation: segmentation, deadline: deadline, invertUnsureLines: options.invertUnsureLines)

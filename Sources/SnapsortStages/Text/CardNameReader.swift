@@ -268,10 +268,7 @@ struct CardNameReader {
     let origin = Point(Double(x0), Double(y0))
     guard height > 0, box.height >= 4 else { return (line, 1, origin) }
     let scale = Double(height) / box.height
-    let scaled = line.resized(
-      width: max(8, Int((Double(line.width) * scale).rounded())),
-      height: max(8, Int((Double(line.height) * scale).rounded())))
-    return (scaled, scale, origin)
+    return (line.scaled(by: scale, minimumSide: 8), scale, origin)
   }
 
 }

@@ -81,18 +81,21 @@ struct NameLineBox: Sendable {
   /// Whether a piece is a letter of the line: of its height and on its baseline (a descender
   /// reaches under it, an accent's letter over it).
   func isLetter(_ part: Part, _ letters: Letters) -> Bool {
-    let height = Double(part.height), bottom = Double(part.y1), top = Double(part.y0)
+    let height = Double(part.height), top = Double(part.y0)
     return height >= 0.3 * letters.height && height <= tallest * letters.height
-      && top >= letters.baseline - 1.5 * letters.height && bottom <= letters.baseline + 0.45 * letters.height
-      && bottom >= letters.baseline - 0.5 * letters.height
+      && top >= letters.baseline - 1.5 * letters.height && sitsOnBaseline(part, letters)
   }
 
   /// Whether `part`, sitting on the baseline, is `adjoining` letter heights or nearer to `next`.
   func adjoins(_ part: Part, _ next: Part, _ letters: Letters) -> Bool {
+    Double(next.x0 - part.x1) <= adjoining * letters.height && sitsOnBaseline(part, letters)
+  }
+
+  /// Whether a piece ends on the line's baseline: a descender reaches a little under it.
+  func sitsOnBaseline(_ part: Part, _ letters: Letters) -> Bool {
     let bottom = Double(part.y1)
-    return Double(next.x0 - part.x1) <= adjoining * letters.height
+    return bottom <= letters.baseline + 0.45 * letters.height
       && bottom >= letters.baseline - 0.5 * letters.height
-      && bottom <= letters.baseline + 0.45 * letters.height
   }
 
   /// `parts` (left to right) without what leads the line: pieces that are not letters, and short
