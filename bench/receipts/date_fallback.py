@@ -18,26 +18,22 @@ fallback gated on "no date" (right minus wrong); with --list, each receipt's out
 """
 import argparse
 import collections
-import concurrent.futures
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from score import stem  # noqa: E402
-from total_readings import heldout_stems, read_one  # noqa: E402
+from split import heldout  # noqa: E402
+from total_readings import read_variants, receipts_read, training_images  # noqa: E402
 
 
 def dates(snapsort, folder):
     """{stem: (date or None, field dict)} of the extractor on a folder of readings."""
-    out = {}
-    proc = subprocess.run([snapsort, "receipt-text", folder, "--json"], capture_output=True, text=True)
-    for line in proc.stdout.splitlines():
-        r = json.loads(line)
-        receipt = r.get("receipt") or {}
-        out[stem(r["file"])] = (receipt.get("date"), (receipt.get("fields") or {}).get("date") or {})
-    return out
+    return {
+        s: (receipt.get("date"), (receipt.get("fields") or {}).get("date") or {})
+        for s, receipt in receipts_read(snapsort, folder).items()
+    }
 
 
 def main(argv):
@@ -50,7 +46,7 @@ def main(argv):
     ap.add_argument("--list", action="store_true")
     args = ap.parse_args(argv)
     variants = args.variants.split(",")
-    held = heldout_stems()
+    held = heldout()
 
     cases = {}
     for images, records in args.set:
@@ -60,26 +56,15 @@ def main(argv):
             r = json.loads(line)
             got[stem(r["file"])] = (r.get("receipt") or {}).get("date")
         rows = []
-        for name in sorted(os.listdir(images)):
-            if not name.endswith(".jpg"):
-                continue
-            s = stem(name)
-            if s in held or "heldout" in s:
-                sys.exit(f"refused: {s} is held out")
+        for s, path in training_images(images, held):
             want = json.load(open(os.path.join(images, s + ".json"))).get("date")
             if want is None or s not in got or got[s] is not None:
                 continue
-            rows.append((s, os.path.join(images, name), want))
+            rows.append((s, path, want))
         cases[label] = rows
 
-    jobs = []
-    for label, rows in cases.items():
-        for variant in variants:
-            folder = os.path.join(args.work, label, variant)
-            os.makedirs(folder, exist_ok=True)
-            jobs += [(path, variant, folder) for _, path, _ in rows]
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        list(pool.map(lambda j: read_one(*j), jobs))
+    read_variants(args.work, {label: [path for _, path, _ in rows] for label, rows in cases.items()}, variants,
+                  args.jobs)
 
     print("| set | receipts with no date | variant | right | wrong | none | net |")
     print("|---|---|---|---|---|---|---|")

@@ -20,21 +20,19 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from score import field_hits, stem  # noqa: E402
+from score import field_hits, read_predictions  # noqa: E402
+from split import heldout  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 FIELDS = ("total", "date", "merchant")
 
 
 def records(run):
-    out = {}
-    for line in open(os.path.join(run, "records.jsonl"), encoding="utf-8"):
-        r = json.loads(line)
-        out[stem(r["file"])] = r.get("receipt") or {}
-    return out
+    """{stem: receipt} of a `snapsort run` output folder."""
+    return read_predictions([os.path.join(run, "records.jsonl")])
 
 
 def cpu(run):
+    """The receipt stage's CPU p50 and p95 (ms) of a run's `run.json`."""
     stage = json.load(open(os.path.join(run, "run.json")))["stages"]["receipt"]
     return stage["cpu_p50_ms"], stage["cpu_p95_ms"]
 
@@ -46,8 +44,7 @@ def main(argv):
     ap.add_argument("before")
     ap.add_argument("after")
     args = ap.parse_args(argv)
-    folds = json.load(open(os.path.join(HERE, "folds.json")))
-    held = {s for s, e in folds["sroie"].items() if e["fold"] == 4} | set(folds["test"])
+    held = heldout()
 
     before, after = records(args.before), records(args.after)
     counts = {f: [0, 0, 0] for f in FIELDS}  # right before, right after, labelled

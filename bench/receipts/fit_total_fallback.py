@@ -23,17 +23,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from score import amount, stem  # noqa: E402
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def records(run):
-    out = {}
-    for line in open(os.path.join(run, "records.jsonl"), encoding="utf-8"):
-        r = json.loads(line)
-        out[stem(r["file"])] = r.get("receipt") or {}
-    return out
+from fallback_runs import cpu, records  # noqa: E402
+from score import amount  # noqa: E402
+from split import heldout  # noqa: E402
 
 
 def main(argv):
@@ -42,8 +34,7 @@ def main(argv):
     ap.add_argument("--base", required=True)
     ap.add_argument("--variant", nargs=2, action="append", metavar=("NAME", "RUN"), required=True)
     args = ap.parse_args(argv)
-    folds = json.load(open(os.path.join(HERE, "folds.json")))
-    held = {s for s, e in folds["sroie"].items() if e["fold"] == 4} | set(folds["test"])
+    held = heldout()
 
     base = records(args.base)
     truth = {}
@@ -51,10 +42,6 @@ def main(argv):
         if s in held or "heldout" in s:
             sys.exit(f"refused: {s} is held out")
         truth[s] = amount(json.load(open(os.path.join(args.truth, s + ".json"))).get("total"))
-
-    def cpu(run):
-        stage = json.load(open(os.path.join(run, "run.json")))["stages"]["receipt"]
-        return stage["cpu_p50_ms"], stage["cpu_p95_ms"]
 
     right_base = sum(amount(base[s].get("total")) == truth[s] for s in base)
     p50, p95 = cpu(args.base)

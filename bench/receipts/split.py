@@ -119,6 +119,11 @@ def load(path=os.path.join(HERE, "folds.json")):
     return out
 
 
+def heldout(path=os.path.join(HERE, "folds.json")):
+    """The held-out receipts' stems: fold 4 and the German test."""
+    return {name for name, fold in load(path).items() if fold in (4, "test")}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=os.path.join(os.path.dirname(ROOT), "shared", "data", "receipts"))

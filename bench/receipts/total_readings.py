@@ -49,8 +49,8 @@ from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from score import amount, stem  # noqa: E402
+from split import heldout  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 VARIANTS = ["psm4", "psm6", "psm11", "psm4x15", "psm4x07", "psm4bottom", "psm4otsu"]
 # Total-class labels in the languages the data prints (SROIE's English and Malay, the renders'
 # nine): only to count whether a reading "holds the right amount next to a label".
@@ -60,9 +60,31 @@ LABEL = re.compile(
 )
 
 
-def heldout_stems():
-    folds = json.load(open(os.path.join(HERE, "folds.json")))
-    return {s for s, e in folds["sroie"].items() if e["fold"] == 4} | set(folds["test"])
+def training_images(images, held):
+    """(stem, path) of the receipt images in a folder of training receipts, by name; exits at a
+    held-out one (in `held`, or a render named `rcpt-heldout-`)."""
+    for name in sorted(os.listdir(images)):
+        if not name.endswith(".jpg"):
+            continue
+        s = stem(name)
+        if s in held or "heldout" in s:
+            sys.exit(f"refused: {s} is held out")
+        yield s, os.path.join(images, name)
+
+
+def read_variants(work, paths, variants, workers, progress=False):
+    """Each image of `paths` ({set label: [image path]}) read in each variant into
+    WORK/LABEL/VARIANT (`read_one`), `workers` at a time."""
+    jobs = []
+    for label, images in paths.items():
+        for variant in variants:
+            folder = os.path.join(work, label, variant)
+            os.makedirs(folder, exist_ok=True)
+            jobs += [(path, variant, folder) for path in images]
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        for i, _ in enumerate(pool.map(lambda j: read_one(*j), jobs)):
+            if progress and i % 100 == 99:
+                print(f"  {i + 1}/{len(jobs)} readings", file=sys.stderr)
 
 
 def otsu(grey):
@@ -136,16 +158,19 @@ def read_one(path, variant, out_dir):
         f.write(f"{(after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime):.3f}\n")
 
 
+def receipts_read(snapsort, folder):
+    """{stem: receipt} of the extractor on a folder of readings (`receipt-text --json`)."""
+    proc = subprocess.run([snapsort, "receipt-text", folder, "--json"], capture_output=True, text=True)
+    return {stem(r["file"]): r.get("receipt") or {} for r in map(json.loads, proc.stdout.splitlines())}
+
+
 def extract(snapsort, folder):
     """{stem: (total cents or None, field confidence, rows)} of the extractor on a reading."""
     out = {}
-    proc = subprocess.run([snapsort, "receipt-text", folder, "--json"], capture_output=True, text=True)
-    for line in proc.stdout.splitlines():
-        r = json.loads(line)
-        receipt = r.get("receipt") or {}
+    for s, receipt in receipts_read(snapsort, folder).items():
         field = (receipt.get("fields") or {}).get("total") or {}
         rows = [t.get("text", "") for t in receipt.get("text") or []]
-        out[stem(r["file"])] = (amount(receipt.get("total")), field.get("confidence"), rows)
+        out[s] = (amount(receipt.get("total")), field.get("confidence"), rows)
     return out
 
 
@@ -174,7 +199,7 @@ def main(argv):
     ap.add_argument("--list", action="store_true", help="print each gained or lost receipt")
     args = ap.parse_args(argv)
     variants = args.variants.split(",")
-    held = heldout_stems()
+    held = heldout()
 
     cases = {}  # set label -> [(stem, path, want, main)]
     for images, records in args.set:
@@ -184,33 +209,20 @@ def main(argv):
             r = json.loads(line)
             main_totals[stem(r["file"])] = amount((r.get("receipt") or {}).get("total"))
         rows = []
-        for name in sorted(os.listdir(images)):
-            if not name.endswith(".jpg"):
-                continue
-            s = stem(name)
-            if s in held or "heldout" in s:
-                sys.exit(f"refused: {s} is held out")
+        for s, path in training_images(images, held):
             want = amount(json.load(open(os.path.join(images, s + ".json"))).get("total"))
             if want is None:
                 continue
             got = main_totals.get(s)
             outcome = "none" if got is None else ("right" if got == want else "wrong")
-            rows.append((s, os.path.join(images, name), want, outcome))
+            rows.append((s, path, want, outcome))
         cases[label] = rows
 
-    jobs = []
-    for label, rows in cases.items():
-        for variant in variants:
-            folder = os.path.join(args.work, label, variant)
-            os.makedirs(folder, exist_ok=True)
-            for s, path, want, outcome in rows:
-                if args.only_misses and outcome == "right":
-                    continue
-                jobs.append((path, variant, folder))
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for i, _ in enumerate(pool.map(lambda j: read_one(*j), jobs)):
-            if i % 100 == 99:
-                print(f"  {i + 1}/{len(jobs)} readings", file=sys.stderr)
+    paths = {
+        label: [path for _, path, _, outcome in rows if not (args.only_misses and outcome == "right")]
+        for label, rows in cases.items()
+    }
+    read_variants(args.work, paths, variants, args.jobs, progress=True)
 
     thresholds = [0.0, 0.5, 0.6, 0.7, 0.8, 0.9]
     for label, rows in cases.items():
