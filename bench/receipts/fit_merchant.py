@@ -5,8 +5,8 @@ its pick is more probable than the rules' candidate by more than a margin (issue
 
     fit_merchant.py --ocr EVIDENCE.jsonl [MORE ...] --true EVIDENCE.jsonl [MORE ...]
                     [--wide EVIDENCE.jsonl ...] [--gen EVIDENCE.jsonl ... --renders DIR ...]
-                    [--choose-on KIND,...] [--replace] [--data ../shared/data/receipts] [--model OUT.json]
-                    [--words OUT.json] [--min-groups K]
+                    [--choose-on KIND,...] [--fit-on KIND,...] [--replace] [--data ../shared/data/receipts] [--model OUT.json]
+                    [--words OUT.json] [--gate-into merchant-words.json] [--min-groups K]
 
 The candidates and their features are the product's own, as snapsort dumps them (so fit and
 product cannot drift):
@@ -22,7 +22,10 @@ e.g. --headers varied); --renders: their folders, whose NAME.json truth gives th
 Each render is put in a training fold by a hash of its name (renders have no fold 4 and no test),
 so it is fitted and scored beside the real readings; a held-out render is refused. Renders stay
 out of the word table (their words are the generator's few). --choose-on ocr,true: L2, margin and
-K chosen by the right answers of those kinds only (default: all kinds given).
+K chosen by the right answers of those kinds only (default: all kinds given). --fit-on ocr,true:
+the model is fitted on those kinds only; the others are still scored and weigh in the body-text
+gate (below), so `--gen ... --fit-on ocr,true --choose-on ocr,true` refits the gate on renders
+too and leaves the model as fitted on the real readings.
 Each line: file, the rules' merchant (`rules`), whether it names a catalog brand (`rules_brand`;
 the model never overrides one), and the candidates (`value`, `line`, `features`).
 
@@ -30,7 +33,9 @@ A conditional logit (softmax over a reading's candidates, L2) is fitted on folds
 folds.json (OCR readings and true lines together; a candidate counts as the answer to fit on when
 it matches with difflib ratio >= 0.9, stricter than score.py's 0.8, so a name with a date joined
 on is not taught as right). The model's pick replaces the rules' answer when its probability
-exceeds the rules' candidate's by more than a margin; the L2 strength and the margin are chosen
+exceeds the rules' candidate's by more than a margin, and it is no heading (ConditionalLogit's
+`allowed:`, MerchantModel.override: a greeting or a document title; the dump's `not_name`, which
+holds those and a few other not-names, stands in for it); the L2 strength and the margin are chosen
 together by leave-one-fold-out inside 0-3 (`--replace`: no margin, the model replaces the rules).
 
 Printed: merchant right, rules -> model, for leave-one-fold-out on 0-3, fold 4 (held out, model
@@ -43,7 +48,8 @@ candidate's value, out of fold for the training readings; its K (the groups a wo
 is chosen with the L2 and the margin by leave-one-fold-out (`--min-groups K` fixes it). Then the
 body-text gate (MerchantWords.isBody): the thresholds on the pick's probability and `word_odds`
 that null the most wrong picks and no right one, leave-one-fold-out on 0-3. `--words OUT.json`
-writes the table of folds 0-3 and the gate (Sources/SnapsortStages/Resources/merchant-words.json).
+writes the table of folds 0-3 and the gate (Sources/SnapsortStages/Resources/merchant-words.json);
+`--gate-into FILE` writes only the gate's thresholds into that file, its word table kept.
 """
 import difflib
 import hashlib
@@ -166,7 +172,9 @@ def choices(data, names, model, margin):
         p = np.exp(s - s.max())
         p /= p.sum()
         k, at = int(np.argmax(p)), d["rules_at"]
-        yield (k, p[k]) if k != at and (margin is None or p[k] - (p[at] if at is not None else 0) > margin) else None
+        allowed = not d["x"][k].get("not_name", 0)
+        yield (k, p[k]) if k != at and allowed and (
+            margin is None or p[k] - (p[at] if at is not None else 0) > margin) else None
 
 
 def changed(data, names, model, margin, truth):
@@ -185,16 +193,16 @@ def options(args):
     opts = {"ocr": [], "true": [], "wide": [], "gen": [], "renders": [], "model": None,
             "data": os.path.join(os.path.dirname(os.path.dirname(here)), "..", "shared", "data", "receipts"),
             "folds": os.path.join(here, "folds.json"), "flags": set(), "min_groups": 3,
-            "min_groups_given": False, "words": None, "choose_on": KINDS}
+            "min_groups_given": False, "words": None, "gate_into": None, "choose_on": KINDS, "fit_on": KINDS}
     mode, i = None, 0
     while i < len(args):
         a = args[i]
         if a in ("--ocr", "--true", "--wide", "--gen", "--renders"):
             mode = a[2:]
-        elif a in ("--data", "--model", "--words"):
-            opts[a[2:]], i = args[i + 1], i + 1
-        elif a == "--choose-on":
-            opts["choose_on"], i = tuple(args[i + 1].split(",")), i + 1
+        elif a in ("--data", "--model", "--words", "--gate-into"):
+            opts[a[2:].replace("-", "_")], i = args[i + 1], i + 1
+        elif a in ("--choose-on", "--fit-on"):
+            opts[a[2:].replace("-", "_")], i = tuple(args[i + 1].split(",")), i + 1
         elif a == "--min-groups":
             opts["min_groups"], opts["min_groups_given"], i = int(args[i + 1]), True, i + 1
         elif a == "--replace":
@@ -238,6 +246,7 @@ class Runs:
         self.sets = {kind: build(raw[kind], self.truth) for kind in KINDS}
         self.names = sorted({n for d in self.sets["ocr"] + self.sets["true"] for c in d["x"] for n in c})
         self.models = {}
+        self.fit_on = opts["fit_on"]
 
     def part(self, kind, folds):
         return [d for d in self.sets[kind] if self.fold_of[d["stem"]] in folds]
@@ -245,7 +254,7 @@ class Runs:
     def model(self, l2, folds):
         key = (l2, tuple(folds))
         if key not in self.models:
-            self.models[key] = fit([d for kind in KINDS for d in self.part(kind, folds)], self.names, l2)
+            self.models[key] = fit([d for kind in self.fit_on for d in self.part(kind, folds)], self.names, l2)
         return self.models[key]
 
     def scored(self, kind, folds, pool, l2, margin):
@@ -351,7 +360,7 @@ def write_model(path, runs, best, margin, cv):
     """The model fitted on folds 0-3 as Sources/SnapsortStages/Resources/merchant-model.json
     holds it; no margin (the model replaces the rules) is written as -1."""
     mean, scale, w = runs.model(best, [0, 1, 2, 3])
-    train = [d for kind in KINDS for d in runs.part(kind, [0, 1, 2, 3])]
+    train = [d for kind in runs.fit_on for d in runs.part(kind, [0, 1, 2, 3])]
     model = {
         "version": 1, "features": runs.names, "mean": [round(v, 6) for v in mean],
         "scale": [round(v, 6) for v in scale], "weights": [round(v, 6) for v in w],
@@ -378,11 +387,29 @@ def write_words(path, runs, k, tp, tw):
                         "data": f"folds 0-3 of bench/receipts/folds.json (seed {runs.seed}): header rows of "
                                 "OCR readings and true lines, counted by merchant group",
                         "choice": f"words in the rows of at least {k} merchant groups; the gate nulls the most "
-                                  "wrong picks and no right one, leave-one-fold-out inside folds 0-3"}}
+                                  "wrong picks and no right one, leave-one-fold-out inside folds 0-3"
+                                  + (f" (picks of {sum(len(runs.part(kind, [0, 1, 2, 3])) for kind in KINDS)} "
+                                     "readings: " + ", ".join(f"{kind} {len(runs.part(kind, [0, 1, 2, 3]))}"
+                                                              for kind in KINDS if runs.sets[kind]) + ")")}}
     with open(path, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=0, ensure_ascii=False)
         f.write("\n")
     print(f"words written to {path}")
+
+
+def write_gate(path, runs, tp, tw):
+    """Only the gate's thresholds into an existing merchant-words.json, its word table kept."""
+    doc = json.load(open(path, encoding="utf-8"))
+    doc["null_probability"], doc["null_word_odds"] = tp, tw
+    doc["training"]["gate"] = (
+        "bench/receipts/fit_merchant.py --gate-into: the thresholds that null the most wrong picks and no right "
+        "one, leave-one-fold-out inside folds 0-3, over the picks of "
+        + ", ".join(f"{kind} {len(runs.part(kind, [0, 1, 2, 3]))}" for kind in KINDS if runs.sets[kind])
+        + " training readings")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=0, ensure_ascii=False)
+        f.write("\n")
+    print(f"gate written to {path}")
 
 
 def main():
@@ -411,6 +438,8 @@ def main():
         write_model(opts["model"], runs, best, margin, score)
     if opts["words"]:
         write_words(opts["words"], runs, k, tp, tw)
+    if opts["gate_into"]:
+        write_gate(opts["gate_into"], runs, tp, tw)
 
 
 if __name__ == "__main__":

@@ -290,6 +290,37 @@ public struct MerchantCandidates: Sendable {
         .filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
   }
 
+  /// The header row that prints `name`, one word, in full among more words, nearest first within
+  /// `rows` rows of `line` (below before above), and reads as no address, phone, tax id,
+  /// registration, date, amount or not-name: a logo prints one word of the trading name above or
+  /// below the row that gives it whole. Nil for a name of more words, or of fewer than three
+  /// letters.
+  static func fullName(of name: String, line: Int, among candidates: [Candidate], rows: Int) -> Candidate? {
+    let own = keys(name)
+    guard own.count == 1, let word = own.first, word.filter(\.isLetter).count >= 3 else { return nil }
+    for distance in 1...max(1, rows) {
+      for row in [line + distance, line - distance] {
+        let found = candidates.first { candidate in
+          candidate.line == row && candidate.features["joined"] == 0
+            && !Self.notInFullName.contains { (candidate.features[$0] ?? 0) > 0 }
+            && keys(candidate.value).count > 1 && keys(candidate.value).contains(word)
+        }
+        if let found { return found }
+      }
+    }
+    return nil
+  }
+
+  /// The features of a row that cannot be the full name of the logo's word.
+  private static let notInFullName = [
+    "address", "phone_or_tax", "registration", "not_name", "date", "amount",
+  ]
+
+  /// The text's words, each by `nameKey`; words of punctuation alone dropped.
+  private static func keys(_ text: String) -> [String] {
+    text.split(whereSeparator: \.isWhitespace).map { nameKey(String($0)) }.filter { !$0.isEmpty }
+  }
+
   static func hasAny(_ folded: String, _ phrases: [String]) -> Bool {
     phrases.contains { folded.contains(" \($0) ") }
   }

@@ -224,13 +224,20 @@ public struct ReceiptExtractor: Sendable {
     guard let merchantModel else { return rules.map(Self.withoutEdgeNumber) }
     let candidates = merchantCandidates.candidates(Self.candidateRows(rows))
     let rulesNameBrand = rules.map { merchantCandidates.namesBrand($0.value) } ?? false
-    let pick =
+    var pick =
       merchantModel.override(candidates, rules: rules?.value, rulesNameBrand: rulesNameBrand).map {
         Found(
           value: $0.candidate.value,
           confidence: $0.probability * min(1, lines[$0.candidate.line].confidence / 80),
           line: $0.candidate.line)
       } ?? rules
+    // A logo's one word of the name gives way to the row near it that prints the name whole.
+    if let found = pick, !rulesNameBrand,
+      let full = MerchantCandidates.fullName(
+        of: found.value, line: found.line, among: candidates, rows: Self.fullNameRows)
+    {
+      pick = Found(value: full.value, confidence: found.confidence, line: full.line)
+    }
     // A pick that reads as body text (an address, a cashier's name, boilerplate) is no name: a
     // null leaves the store without a bogus merchant row.
     if let pick, !rulesNameBrand, let words = merchantCandidates.words,
@@ -242,6 +249,11 @@ public struct ReceiptExtractor: Sendable {
     // on the text as the model was fitted on it.
     return pick.map(Self.withoutEdgeNumber)
   }
+
+  /// How far from a one-word merchant the row printing the name whole may be, fitted by
+  /// `bench/receipts/logo_word_rows.py` on the training receipts and renders (folds 0-3, train
+  /// seeds 2901-2903 and 2828).
+  static let fullNameRows = 5
 
   static func withoutEdgeNumber(_ name: Found<String>) -> Found<String> {
     Found(value: withoutEdgeNumber(name.value), confidence: name.confidence, line: name.line)

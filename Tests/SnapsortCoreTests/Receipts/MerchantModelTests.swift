@@ -210,4 +210,16 @@ final class MerchantModelTests: XCTestCase {
       XCTAssertEqual(candidates.first { $0.value == greeting }?.features["not_name"], 1, greeting)
     }
   }
+
+  func testALogosOneWordGivesWayToTheNearRowPrintingTheNameWhole() {
+    let candidates = MerchantCandidates(catalog: nil).candidates(
+      rows(["PHARMACY", "WELCOME", "Blue Door Pharmacy", "12 Pharmacy Road", "TEL 03-1234567"]))
+    XCTAssertEqual(
+      MerchantCandidates.fullName(of: "PHARMACY", line: 0, among: candidates, rows: 5)?.value,
+      "Blue Door Pharmacy")
+    // Beyond the rows allowed, a name of two words, a word of two letters: no other row.
+    XCTAssertNil(MerchantCandidates.fullName(of: "PHARMACY", line: 0, among: candidates, rows: 1))
+    XCTAssertNil(MerchantCandidates.fullName(of: "Blue Door", line: 2, among: candidates, rows: 5))
+    XCTAssertNil(MerchantCandidates.fullName(of: "BD", line: 0, among: candidates, rows: 5))
+  }
 }
