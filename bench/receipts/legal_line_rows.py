@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""What a rule "a legal line gives way to the name-like row beside it without a legal form" would
+change on TRAINING readings (issues #23, #27; a replay, never the product).
+
+    legal_line_rows.py [--rows K] [--show] SET:EVIDENCE.jsonl:RECORDS.jsonl[:RENDERS_DIR] ...
+
+The inputs are merchant_causes.py's (folds 0-3, train renders only). Where the answer's row
+holds a legal form (LEGAL_FORMS: the legal-entity forms of the receipt languages, wider than the
+extractor's `legalForms`, which knows the Malaysian and English ones and GmbH), the nearest
+single-row candidate within K rows (default 2; below before above) that holds none, has a word
+of three letters or more, and reads as no address, phone, tax id, registration, date, amount or
+not-name replaces it; a catalog brand the rules read stands. Printed per set: answers changed,
+wrong -> right, right -> wrong. SROIE labels the legal line on most receipts that print one, so
+the rule is expected to cost SROIE what it gains on renders that label the trading name.
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from merchant_causes import evidence, pick_of, render_truth, sroie_truth, HERE  # noqa: E402
+from score import merchant_ok, read_predictions  # noqa: E402
+
+BLOCKING = ("address", "phone_or_tax", "registration", "not_name", "date", "amount")
+# Legal-entity forms, each as its letters once dots and spaces are dropped from a word run.
+LEGAL_FORMS = ["gmbh", "ag", "kg", "ohg", "ek", "ug", "gbr", "spa", "srl", "snc", "sas", "sa", "sarl", "sl",
+               "slu", "ab", "hb", "kb", "bv", "nv", "vof", "spzoo", "spj", "ltd", "llc", "inc", "plc", "sdnbhd",
+               "bhd", "sb", "ooo", "tov", "oy"]
+
+
+def has_legal(text):
+    """Whether a word, or a run of one- and two-letter words with their dots (S.P.A., SP. Z O.O.),
+    spells a legal form."""
+    tokens = [re.sub(r"[^a-z]", "", t) for t in text.lower().replace(".", ". ").split()]
+    tokens = [t for t in tokens if t]
+    for i in range(len(tokens)):
+        run = ""
+        for t in tokens[i:i + 4]:
+            run += t
+            if run in LEGAL_FORMS:
+                return True
+            if len(t) > 4:
+                break
+    return False
+
+
+def replacement(answer, cands, rows):
+    pick = pick_of(answer, cands)
+    if pick is None or not has_legal(pick["value"]):
+        return None
+    for distance in range(1, rows + 1):
+        for line in (pick["line"] + distance, pick["line"] - distance):
+            for c in cands:
+                f = c["features"]
+                if c["line"] != line or f.get("joined", 0) or any(f.get(b, 0) for b in BLOCKING):
+                    continue
+                if has_legal(c["value"]) or not any(sum(ch.isalpha() for ch in w) >= 3 for w in c["value"].split()):
+                    continue
+                return c["value"]
+    return None
+
+
+def main(argv):
+    show = "--show" in argv
+    rows = int(argv[argv.index("--rows") + 1]) if "--rows" in argv else 2
+    sets = [a for i, a in enumerate(argv) if not a.startswith("--") and argv[i - 1] != "--rows"]
+    data = os.path.join(HERE, "..", "..", "..", "shared", "data", "receipts")
+    sroie = None
+    for spec in sets:
+        parts = spec.split(":")
+        name, ev_path, rec_path = parts[:3]
+        if len(parts) > 3:
+            truth = render_truth(parts[3])
+        else:
+            sroie = sroie or sroie_truth(data)
+            truth = sroie
+        evs, preds = evidence(ev_path), read_predictions([rec_path])
+        changed = gained = lost = 0
+        for s in sorted(set(truth) & set(evs) & set(preds)):
+            answer = preds[s].get("merchant")
+            if not answer or evs[s].get("rules_brand"):
+                continue
+            new = replacement(answer, evs[s]["candidates"], rows)
+            if new is None:
+                continue
+            label = truth[s]["merchant"]
+            before, after = merchant_ok(label, answer), merchant_ok(label, new)
+            changed += 1
+            gained += after and not before
+            lost += before and not after
+            if show:
+                print(f"{name} {s}: {answer!r} -> {new!r} ({'right' if after else 'wrong'}; label {label!r})")
+        print(f"{name}: {changed} changed, wrong -> right {gained}, right -> wrong {lost}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
