@@ -54,6 +54,10 @@ public final class TesseractEngine {
   public let languages: String
   /// False when the model was loaded without its word lists (`TraineddataWithoutWordLists`).
   public let hasWordLists: Bool
+  /// The pixels of every image recognised so far: a measure of the work done that, unlike the
+  /// CPU clock, does not move with the machine's load, so a budget in it gives the same records
+  /// in every run.
+  public private(set) var pixelsRead = 0
 
   /// - Parameters:
   ///   - wordLists: false loads a single language without its word lists: for a script model
@@ -133,6 +137,7 @@ public final class TesseractEngine {
     _ bitmap: Bitmap, segmentation: PageSegmentation = .sparseText, resolution: Int = 300,
     deadline: Int = 10_000, invertUnsureLines: Bool = true
   ) -> Result {
+    pixelsRead += bitmap.width * bitmap.height
     TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(segmentation.rawValue)))
     // Set on every call: the worker's engine is shared by stages that want either.
     _ = TessBaseAPISetVariable(api, "tessedit_do_invert", invertUnsureLines ? "1" : "0")

@@ -8,6 +8,11 @@ package enum OptionsDecoder {
     _ type: Options.Type, from json: [String: Any], path: String
   ) throws -> Options {
     let defaults = try defaultsObject(type)
+    for key in json.keys.sorted() {
+      if let advice = type.retiredOptions[key] {
+        throw ConfigError(path: path.isEmpty ? key : "\(path).\(key)", "no longer an option: \(advice)")
+      }
+    }
     let merged = try overlay(json, onto: defaults, path: path)
     let data = try JSONSerialization.data(withJSONObject: merged)
     let decoder = JSONDecoder()

@@ -39,6 +39,13 @@ extension Stage {
 /// A stage's options: Codable with defaults for every key.
 public protocol StageOptions: Codable, Sendable {
   init()
+  /// Options that were replaced, by their old name: what to write instead. A config that still
+  /// sets one is refused with that advice rather than as an unknown option.
+  static var retiredOptions: [String: String] { get }
+}
+
+extension StageOptions {
+  public static var retiredOptions: [String: String] { [:] }
 }
 
 /// For stages without options.

@@ -11,23 +11,33 @@ extension ReceiptStage {
   /// readings gave is never replaced: on training receipts the block reading disagrees with a
   /// right total as often as it mends a wrong one.
   ///
-  /// - Parameter cpuStart: the worker thread's CPU clock (ms) when the receipt's reading began:
-  ///   the reading gets what is left of `fallback_reading_cpu_ms` from then, and is not started
-  ///   when nothing is.
-  /// - Returns: a note for each field taken.
+  /// - Parameter pixelsRead: the pixels the receipt's other readings sent to tesseract: with the
+  ///   page's, past `fallback_reading_megapixels` the page is not read again, and a note says so.
+  /// - Returns: a note for each field taken, or the note that the page was not read.
   func readMissingAgain(
     _ receipt: inout ReceiptRecord, page: Bitmap?, turn: Turn?, engine: TesseractEngine, item: PhotoItem,
-    latestDate: String?, cpuStart: Double
+    latestDate: String?, pixelsRead: Int
   ) -> [String] {
     guard receipt.total == nil || receipt.date == nil, options.fallbackReadingSegmentation != 0, let page,
       let segmentation = TesseractEngine.PageSegmentation(
         rawValue: Int32(options.fallbackReadingSegmentation))
     else { return [] }
-    let left = Double(options.fallbackReadingCpuMs) - (ThreadCPUClock.milliseconds() - cpuStart)
-    let deadline = Int(min(left, Double(options.timeoutMs), item.secondsRemaining * 1000))
-    guard deadline > 0 else { return [] }
     let scale = options.fallbackReadingScale
     let scaled = scale < 1 ? page.scaled(by: scale, minimumSide: 8) : page
+    let pixels = scaled.width * scaled.height
+    guard Double(pixelsRead + pixels) <= options.fallbackReadingMegapixels * 1e6 else {
+      return [
+        "the page was not read again as one block for the missing total or date: "
+          + String(
+            format:
+              "the other readings read %.2f Mpx and this one would read %.2f more, past %g (fallback_reading_megapixels)",
+            Double(pixelsRead) / 1e6, Double(pixels) / 1e6, options.fallbackReadingMegapixels)
+      ]
+    }
+    // The work bound above is the normal one; this deadline only guards against a reading that
+    // runs away.
+    let deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
+    guard deadline > 0 else { return [] }
     let image = turn.map { scaled.applyingOrientation($0.orientation) } ?? scaled
     let result = engine.recognize(
       image, segmentation: segmentation, deadline: deadline, invertUnsureLines: options.invertUnsureLines)

@@ -103,19 +103,31 @@ public final class ReceiptStage: Stage {
     /// by `bench/receipts/total_readings.py` on the training receipts that had no total, and
     /// `bench/receipts/date_fallback.py` on those that had no date.
     public var fallbackReadingSegmentation: Int = 6
-    /// Milliseconds of CPU time the receipt's reading may have used, that reading included: the
-    /// reading gets what is left and is not started when nothing is (issue #28: about 2 s a
-    /// receipt).
-    public var fallbackReadingCpuMs: Int = 2_000
+    /// Megapixels the receipt's readings may have sent to tesseract, that reading's included: it
+    /// is not started past them. Counted in pixels, not in CPU time, so that the same receipt gets
+    /// the same record at any load (a CPU budget filled the total of a receipt near its edge in one
+    /// run and not in the next). Fitted with the scale by `bench/receipts/fit_fallback_budget.py`
+    /// on the training receipts: the most totals and dates right less wrong with no receipt read
+    /// past 3 s of the stage's CPU (issue #28: about 2 s a receipt).
+    public var fallbackReadingMegapixels: Double = 13
     /// The scale the flattened page is read at for those fields: `receipt_warp` sets its print
-    /// larger than tesseract needs, and a smaller page reads in less of the time left.
-    public var fallbackReadingScale: Double = 1
+    /// larger than tesseract needs, and a smaller page costs less of the budget (at 0.7 the
+    /// training receipts gained 7 fields within it, at 1 five).
+    public var fallbackReadingScale: Double = 0.7
     /// The ISO 4217 code (`MYR`, `EUR`) a receipt that prints no currency is counted in, marked
     /// `currency_assumed`; empty (the default) for none, so such a receipt's currency stays null.
     public var defaultCurrency: String = ""
     /// The issuer catalog whose names the header is matched against.
     public var catalog: String = IssuerCatalog.bundledFileName
     public init() {}
+
+    public static let retiredOptions = [
+      "fallback_reading_cpu_ms":
+        "use fallback_reading_megapixels, a bound in pixels read that gives the same record at any load",
+      "total_fallback_cpu_ms": "use fallback_reading_megapixels",
+      "total_fallback_segmentation": "use fallback_reading_segmentation",
+      "total_fallback_scale": "use fallback_reading_scale",
+    ]
 
     var readingList: [String] {
       readings.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -170,8 +182,8 @@ public final class ReceiptStage: Stage {
     guard options.fallbackReadingScale > 0, options.fallbackReadingScale <= 1 else {
       throw ConfigError(path: "fallback_reading_scale", "use a scale above 0 and at most 1")
     }
-    guard options.fallbackReadingCpuMs >= 0 else {
-      throw ConfigError(path: "fallback_reading_cpu_ms", "must be 0 or more (milliseconds of CPU time)")
+    guard options.fallbackReadingMegapixels >= 0 else {
+      throw ConfigError(path: "fallback_reading_megapixels", "must be 0 or more (megapixels read)")
     }
     guard options.rawReadingMaxPixels >= 0 else {
       throw ConfigError(path: "raw_reading_max_pixels", "must be 0 or more (0 reads no scan raw)")
@@ -209,7 +221,7 @@ public final class ReceiptStage: Stage {
       images = [("grey", { try item.fullImage().grayscale() })]
     }
     let engine = try engines.engine(languages: options.languages)
-    let cpuStart = ThreadCPUClock.milliseconds()
+    let pixelsBefore = engine.pixelsRead
     let latest = Self.latestDate(of: item)
     let page = try read(
       images, logoPage: flattened?.grey, plan: .page(acrossMargin: flattened?.acrossMargin), engine: engine,
@@ -229,7 +241,7 @@ public final class ReceiptStage: Stage {
     }
     notes += readMissingAgain(
       &receipt, page: flattened?.grey, turn: page.turn, engine: engine, item: item, latestDate: latest,
-      cpuStart: cpuStart)
+      pixelsRead: engine.pixelsRead - pixelsBefore)
     Self.assumeCurrency(&receipt, options.defaultCurrency)
     item.artifacts.write(ReceiptReadout(receipt: receipt, notes: notes))
   }

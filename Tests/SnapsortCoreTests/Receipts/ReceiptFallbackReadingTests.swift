@@ -4,22 +4,22 @@ import XCTest
 @testable import SnapsortStages
 
 /// Issue #23: with no total or no date from any reading, the receipt stage reads the page once
-/// more as one block, within the receipt's CPU budget, and takes only the fields missing.
+/// more as one block, within the receipt's budget of pixels read, and takes only the fields missing.
 final class ReceiptFallbackReadingTests: XCTestCase {
   func testTheFallbackOptionsAreDecodedAndValidated() throws {
     let defaults = ReceiptStage.Options()
     XCTAssertEqual(
       defaults.fallbackReadingSegmentation, 6, "one block, as bench/receipts/total_readings.py chose")
-    XCTAssertEqual(defaults.fallbackReadingCpuMs, 2_000, "the receipt's CPU budget of issue #28")
-    XCTAssertEqual(defaults.fallbackReadingScale, 1)
+    XCTAssertEqual(defaults.fallbackReadingMegapixels, 13, "fitted by bench/receipts/fit_fallback_budget.py")
+    XCTAssertEqual(defaults.fallbackReadingScale, 0.7)
     let off = try OptionsDecoder.decode(
       ReceiptStage.Options.self,
       from: [
-        "fallback_reading_segmentation": 0, "fallback_reading_cpu_ms": 1_500, "fallback_reading_scale": 0.5,
+        "fallback_reading_segmentation": 0, "fallback_reading_megapixels": 1.5, "fallback_reading_scale": 0.5,
       ],
       path: "stages[2]")
     XCTAssertEqual(off.fallbackReadingSegmentation, 0)
-    XCTAssertEqual(off.fallbackReadingCpuMs, 1_500)
+    XCTAssertEqual(off.fallbackReadingMegapixels, 1.5)
     XCTAssertEqual(off.fallbackReadingScale, 0.5)
     XCTAssertNoThrow(try ReceiptStage.validate(off, context: StageContext()))
     for (path, change) in [
@@ -27,13 +27,30 @@ final class ReceiptFallbackReadingTests: XCTestCase {
         "fallback_reading_segmentation",
         { (o: inout ReceiptStage.Options) in o.fallbackReadingSegmentation = 7 }
       ),
-      ("fallback_reading_cpu_ms", { (o: inout ReceiptStage.Options) in o.fallbackReadingCpuMs = -1 }),
+      (
+        "fallback_reading_megapixels", { (o: inout ReceiptStage.Options) in o.fallbackReadingMegapixels = -1 }
+      ),
       ("fallback_reading_scale", { (o: inout ReceiptStage.Options) in o.fallbackReadingScale = 1.5 }),
     ] {
       var wrong = off
       change(&wrong)
       XCTAssertThrowsError(try ReceiptStage.validate(wrong, context: StageContext())) { error in
         XCTAssertEqual((error as? ConfigError)?.path, path, "the error names the option at fault")
+      }
+    }
+  }
+
+  /// The CPU budget it had before was replaced by one in pixels: a config that still sets it is
+  /// told which option to use.
+  func testTheRetiredCPUBudgetIsRefusedNamingItsSuccessor() {
+    for old in ["fallback_reading_cpu_ms", "total_fallback_cpu_ms"] {
+      XCTAssertThrowsError(
+        try OptionsDecoder.decode(ReceiptStage.Options.self, from: [old: 2_000], path: "stages[2]")
+      ) { error in
+        let error = error as? ConfigError
+        XCTAssertEqual(error?.path, "stages[2].\(old)")
+        XCTAssertTrue(
+          error?.description.contains("fallback_reading_megapixels") ?? false, "\(String(describing: error))")
       }
     }
   }
