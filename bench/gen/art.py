@@ -5,6 +5,7 @@ import io
 import json
 import math
 import os
+import random
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
@@ -125,6 +126,58 @@ def invented_name(rng, lang):
     pat = rng.choice(lx.PATTERNS[lang])
     s, p = rng.choice(lx.SHOP[lang]), rng.choice(lx.PROPER[lang])
     return pat.replace("S", "\0").replace("P", p).replace("\0", s)
+
+
+# Lines set beside the name, as prominently as it or more (issue #24: real cards print what the card
+# is, how to use it, since when, a slogan or the holder right by the name, and pickers take them).
+# Where they go relative to the name: tight or loose above/below it inside the name's slot, in the
+# free strip at the card's edge on that side, or in the tallest free strip; aligned with the name,
+# centred, or on the other side. Placements and phrases are split like font families (splits.json).
+LINE_PLACEMENTS = ["tight-aligned", "tight-centred", "loose-aligned", "loose-opposite", "edge-aligned", "edge-centred",
+                   "gap-aligned", "gap-centred"]
+LINE_KINDS = {"programme": 3.0, "instruction": 2.0, "since": 1.5, "slogan": 2.0, "holder": 1.5}
+
+
+def line_pools(split, held):
+    """{kind: {lang: phrases}}, {placements} of one split; `held` is splits.json's card_lines."""
+    def side(pool, heldout):
+        return [p for p in pool if (p in heldout) == (split == "heldout")]
+
+    pools = {k: {lang: side(v, held[k][lang]) for lang, v in d.items()} for k, d in lx.CARD_LINES.items()}
+    pools["first"] = {lang: side(v, held["first"][lang]) for lang, v in lx.FIRST.items()}
+    pools["last"] = {lang: side(v, held["last"][lang]) for lang, v in lx.LAST.items()}
+    return pools, side(LINE_PLACEMENTS, held["placements"])
+
+
+def card_lines(rng, lang, pools, placements, share=0.5):
+    """What a loyalty card sets beside its name: [] or one or two lines (text, kind, placement,
+    side, size against the name's, weight, case, font). Drawn by `render_art`."""
+    if rng.random() >= share:
+        return []
+    out = []
+    kinds = list(LINE_KINDS)
+    for i in range(1 if rng.random() < 0.75 else 2):
+        kind = rng.choices(kinds, [LINE_KINDS[k] for k in kinds])[0]
+        kinds.remove(kind)
+        if kind == "holder":
+            text = rng.choice(pools["first"][lang]) + " " + rng.choice(pools["last"][lang])
+        else:
+            text = rng.choice(pools[kind][lang])
+            text = text.replace("{year}", str(rng.randint(1995, 2025))).replace("{yy}", "%02d" % rng.randint(24, 31))
+            text = text.replace("{mm}", "%02d" % rng.randint(1, 12))
+        r = rng.random()
+        if r < (0.5 if kind == "holder" else 0.3):
+            text = text.upper()
+        free = [p for p in placements if i == 0 or p.split("-")[0] in ("edge", "gap")]
+        inside = [p for p in placements if p.split("-")[0] in ("tight", "loose")]
+        # Ink height against the name's asked for; a long line in a narrow box comes out smaller.
+        size = rng.choice([(0.45, 0.75), (0.75, 1.05), (0.75, 1.05), (1.05, 1.5), (1.05, 1.5)])
+        out.append({"kind": kind, "text": text, "placement": rng.choice(free), "side": rng.choice(["above", "below"]),
+                    "size": round(rng.uniform(*size), 3), "gap": round(rng.uniform(0.15, 0.45), 3),
+                    "loose_gap": round(rng.uniform(0.5, 1.0), 3), "bold": rng.random() < 0.5,
+                    "font": rng.choices(["name", "small", "other"], [4, 3, 3])[0],
+                    "fallback": rng.choice(inside) if inside else "tight-aligned"})
+    return out
 
 
 def make_content(rng, split_fams, lang=None):
@@ -707,8 +760,14 @@ def render_art(rng, nrng, content, fams, layout, scale=1.0):
         # The badge needs room around the text inside the slot.
         pad = int((nb[3] - nb[1]) * 0.12)
         nb = (nb[0] + pad, nb[1] + pad, nb[2] - pad, nb[3] - pad)
+    # Lines beside the name draw from a stream of their own: a card without them draws as before.
+    lrng = random.Random(content.get("lines_seed", ""))
+    specs = [] if layout.startswith("payment") else content.get("card_lines") or []
+    nb, placed = place_card_lines(specs, nb, L, s, len(content["name_lines"]), max_size)
     # A card without its name (cards.py --no-name): what the name model must learn to call no name.
     name_lines = [] if content.get("hide_name") else draw_lines(img, content["name_lines"], name_entry, nb, name_colour, align=align, valign=valign, max_size=max_size, style=nstyle)
+    card_lines_gt = draw_card_lines(img, lrng, placed, name_lines, nb, len(content["name_lines"]), max_size, align,
+                                    fams, name_fam, small_entry, name_colour, base, second, s, effects)
     # Polarity: the name against what is right behind it (the badge when there is one).
     behind = nstyle["badge"][0] if "badge" in nstyle else region
     polarity = "light_on_dark" if luminance(name_colour) > luminance(behind) else "dark_on_light"
@@ -793,9 +852,97 @@ def render_art(rng, nrng, content, fams, layout, scale=1.0):
         "barcode": {"symbology": barcode["symbology"], "value": barcode["value"], "box": code_box} if barcode else None,
         "logo_box": list(logo_box) if logo_box else None,
         "programme_box": programme[0]["box"] if programme else None,
+        "card_lines": card_lines_gt,
         "effects": effects,
     }
     return img, gt
+
+
+def free_strips(L, x0, x1):
+    """Card-unit rows (top, bottom) that no slot of the layout spanning x0…x1 touches, edges kept."""
+    boxes = [v for k, v in L.items() if isinstance(v, tuple) and len(v) == 4 and all(isinstance(c, (int, float)) for c in v)]
+    ys = sorted((b[1], b[3]) for b in boxes if b[0] < x1 and b[2] > x0)
+    strips, y = [], 8
+    for a, b in ys:
+        if a > y:
+            strips.append((y, a))
+        y = max(y, b)
+    if y < 630:
+        strips.append((y, 630))
+    return strips
+
+
+def place_card_lines(specs, nb, L, s, n_name, max_size):
+    """The name's box (shrunk when a line shares its slot) and [(spec, box in pixels, where)]: a
+    line whose free strip is missing takes the name's slot instead (its fallback, a placement of the same split)."""
+    placed, slot = [], None
+    x0, x1 = nb[0] / s, nb[2] / s
+    strips = free_strips(L, x0, x1)
+    for sp in specs:
+        where, how = sp["placement"].split("-")
+        box = None
+        if where in ("edge", "gap"):
+            fit = [t for t in strips if t[1] - t[0] >= 30]
+            if where == "edge":
+                fit = [t for t in fit if (t[0] <= 8 if sp["side"] == "above" else t[1] >= 630)]
+            if fit:
+                t = max(fit, key=lambda t: t[1] - t[0])
+                strips.remove(t)
+                box = (nb[0], int((t[0] + 3) * s), nb[2], int((t[1] - 3) * s))
+            elif slot is None:
+                where, how = sp["fallback"].split("-")
+            else:
+                continue
+        if where in ("tight", "loose"):
+            if slot is not None:
+                continue
+            gap = sp["gap"] if where == "tight" else sp["loose_gap"]
+            h = nb[3] - nb[1]
+            u = h / (n_name + 0.15 * (n_name - 1) + sp["size"] + gap)
+            lh, shift = u * sp["size"], u * (sp["size"] + gap)
+            if sp["side"] == "above":
+                box, nb = (nb[0], nb[1], nb[2], int(nb[1] + lh)), (nb[0], int(nb[1] + shift), nb[2], nb[3])
+            else:
+                box, nb = (nb[0], int(nb[3] - lh), nb[2], nb[3]), (nb[0], nb[1], nb[2], int(nb[3] - shift))
+            slot = sp
+        placed.append((sp, box, f"{where}-{how}"))
+    return nb, placed
+
+
+def draw_card_lines(img, lrng, placed, name_lines, nb, n_name, max_size, align, fams, name_fam, small_entry,
+                    name_colour, base, second, s, effects):
+    """Sets the placed lines at their size against the name's ink height; their truth in card units."""
+    if not placed:
+        return []
+    ink = (name_lines[0]["box"][3] - name_lines[0]["box"][1]) if name_lines else min(max_size, (nb[3] - nb[1]) / n_name) * 0.75
+    small_fams = {k: v for k, v in fams.items() if fontlib.category(k) in ("sans", "display", "condensed", "rounded", "serif")}
+    out = []
+    for sp, box, where in placed:
+        text = sp["text"]
+        entry = None
+        if sp["font"] == "name":
+            _, entry = pick_font(lrng, {name_fam: fams[name_fam]}, text, want_bold=sp["bold"])
+        elif sp["font"] == "other":
+            _, entry = pick_font(lrng, small_fams, text, want_bold=sp["bold"])
+        if entry is None:
+            entry = small_entry if small_entry["coverage"].covers(text) else pick_font(lrng, fams, text)[1]
+        if entry is None:
+            continue
+        how = where.split("-")[1]
+        al = "center" if how == "centred" else align
+        if how == "opposite":
+            al = {"left": "right", "right": "left"}.get(align, "left")
+        reg = mean_colour(img, box)
+        col = name_colour if contrast(name_colour, reg) >= 3 and lrng.random() < 0.6 else \
+            text_colour_for(reg, lrng, [rgb("#ffffff"), second, base, (20, 20, 20)])
+        # The size asked is the line's ink height against the name's; the box may hold it smaller.
+        drawn = draw_lines(img, [text], entry, box, col, align=al, valign="center", max_size=max(10, ink * sp["size"]))
+        b = drawn[0]["box"]
+        out.append({"kind": sp["kind"], "text": text, "placement": where, "side": sp["side"],
+                    "ink_to_name": round((b[3] - b[1]) / max(ink, 1), 2), "bold": sp["bold"],
+                    "card_box": [round(v / s, 1) for v in b]})
+        effects.append("card_line_" + sp["kind"])
+    return out
 
 
 def render_back(img, rng, content, name_fam, name_entry, small_fam, small_entry, layout, effects, cv, s):

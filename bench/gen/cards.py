@@ -2,7 +2,7 @@
 """Seeded, domain-randomised card images with ground truth (a dev tool, never the product).
 
     python3 bench/gen/cards.py --out DIR --count N --kind photo|screenshot|crop|mixed \
-        --split train|heldout --seed S [--jobs J] [--no-name] [--detail-rows LO-HI] [--dense-text LO-HI]
+        --split train|heldout --seed S [--jobs J] [--no-name] [--card-lines SHARE] [--detail-rows LO-HI] [--dense-text LO-HI]
     python3 bench/gen/cards.py --write-splits      # add newly installed font families to splits.json
 
 Each image NAME.jpg/png gets NAME.json beside it (schema: bench/gen/README.md). The same arguments
@@ -27,6 +27,7 @@ from PIL import Image  # noqa: E402
 
 import art as A  # noqa: E402
 import fonts as fontlib  # noqa: E402
+import lexicon as lx  # noqa: E402
 import scenes as S  # noqa: E402
 
 SPLITS = os.path.join(HERE, "splits.json")
@@ -61,12 +62,23 @@ def write_splits():
             for n in names:
                 layouts[n] = "heldout" if n in held else "train"
     apps = old.get("apps") or {n: ("heldout" if n in fontlib.held_out(S.APP_FAMILIES, "app") else "train") for n in S.APP_FAMILIES}
-    data = {"rule": RULE, "fonts": dict(sorted(fonts_new.items())), "layouts": layouts, "apps": apps}
+    lines = old.get("card_lines") or card_lines_split()
+    data = {"rule": RULE, "fonts": dict(sorted(fonts_new.items())), "layouts": layouts, "apps": apps, "card_lines": lines}
     with open(SPLITS, "w", encoding="utf-8") as f:
         json.dump(data, f, ensure_ascii=False, indent=1)
         f.write("\n")
     print(f"splits.json: {len(fonts_new)} font families ({sum(v['split'] == 'heldout' for v in fonts_new.values())} heldout), "
           f"layouts heldout {[k for k, v in layouts.items() if v == 'heldout']}, apps heldout {[k for k, v in apps.items() if v == 'heldout']}")
+
+
+def card_lines_split():
+    """The held-out side of the lines set beside the name (art.card_lines): per kind and language the
+    phrases, the holders' first and last names, and the placements, by the same rule."""
+    held = {k: {lang: sorted(fontlib.held_out(v, f"line-{k}-{lang}")) for lang, v in d.items()} for k, d in lx.CARD_LINES.items()}
+    held["first"] = {lang: sorted(fontlib.held_out(v, f"line-first-{lang}")) for lang, v in lx.FIRST.items()}
+    held["last"] = {lang: sorted(fontlib.held_out(v, f"line-last-{lang}")) for lang, v in lx.LAST.items()}
+    held["placements"] = sorted(fontlib.held_out(A.LINE_PLACEMENTS, "line-placement"))
+    return {"heldout": held}
 
 
 _STATE = {}
@@ -86,12 +98,13 @@ def state(split):
             "loyalty": sorted(k for k in A.LOYALTY_LAYOUTS if sp["layouts"][k] == split),
             "payment": sorted(k for k in A.PAYMENT_LAYOUTS if sp["layouts"][k] == split) or sorted(A.PAYMENT_LAYOUTS),
             "apps": sorted(k for k in S.APP_FAMILIES if sp["apps"][k] == split),
+            "lines": A.line_pools(split, sp["card_lines"]["heldout"]),
         }
     return _STATE[split]
 
 
 def render_one(job):
-    seed, split, kind, index, out, no_name, detail_rows, dense_text = job
+    seed, split, kind, index, out, no_name, detail_rows, dense_text, line_share = job
     st = state(split)
     rng = random.Random(f"snapsort-gen:{VERSION}:{seed}:{split}:{kind}:{index}")
     nrng = np.random.default_rng(rng.getrandbits(63))
@@ -104,6 +117,12 @@ def render_one(job):
         if dense_text:
             content["dense_text"] = dense_text
             content["hide_name"] = True
+        # Lines beside the name: a stream of their own, so the rest of the card draws as without them.
+        lines_seed = f"snapsort-gen:{VERSION}:{seed}:{split}:{kind}:{index}:{attempt}:lines"
+        if not content["payment"] and not dense_text:
+            pools, placements = st["lines"]
+            content["card_lines"] = A.card_lines(random.Random(lines_seed), content["lang"], pools, placements, line_share)
+            content["lines_seed"] = lines_seed + ":art"
         layout = rng.choice(st["payment"] if content["payment"] else st["loyalty"])
         app = rng.choice(st["apps"]) if k == "screenshot" else None
         holder = {}
@@ -173,7 +192,7 @@ def render_one(job):
                      "box": g["barcode"].get("box"), "location": g["barcode"].get("location", "card")} if g["barcode"] else None),
         "payment": ({"network": content["payment"]["network"], "last4": content["payment"]["last4"]} if content["payment"] else None),
         "text": {"programme": content["programme"], "holder": content["holder"], "member_number": content["member_number"],
-                 "tagline": content["tagline"], "boilerplate": content["boilerplate"]},
+                 "tagline": content["tagline"], "boilerplate": content["boilerplate"], "card_lines": ag.get("card_lines") or []},
         "effects": effects,
     }
     for key in ("corner_radius_px", "shadow", "panel_box", "main_partial", "screen", "pass_box", "rotation_deg", "tilt_deg"):
@@ -202,6 +221,10 @@ def main():
     ap.add_argument("--dense-text", metavar="LO-HI",
                     help="the card's back or a gift card: LO to HI lines of small print (terms, some ending in an amount) "
                     "and no name or code, for fitting the card-or-receipt model")
+    ap.add_argument("--card-lines", type=float, default=0.5, metavar="SHARE",
+                    help="share of loyalty cards that set one or two lines (programme, instruction, since, slogan, "
+                    "holder) beside the name, as large as it or not (0: the renders before these lines, bar the truth's "
+                    "empty text.card_lines)")
     ap.add_argument("--write-splits", action="store_true")
     args = ap.parse_args()
     if args.write_splits:
@@ -212,7 +235,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     detail_rows = tuple(int(v) for v in args.detail_rows.split("-")) if args.detail_rows else None
     dense_text = tuple(int(v) for v in args.dense_text.split("-")) if args.dense_text else None
-    jobs = [(args.seed, args.split, args.kind, i, args.out, args.no_name, detail_rows, dense_text)
+    jobs = [(args.seed, args.split, args.kind, i, args.out, args.no_name, detail_rows, dense_text, args.card_lines)
             for i in range(args.start, args.start + args.count)]
     t0 = time.time()
     if args.jobs > 1:

@@ -151,3 +151,59 @@ APP_WORDS = {
     "ru": ["Карты", "Кошелёк", "Готово", "Подробнее", "Показать код", "Баллы", "Баланс"],
     "uk": ["Картки", "Гаманець", "Готово", "Докладніше", "Показати код", "Бали", "Баланс"],
 }
+
+# Lines a card sets beside its name, often as prominently (bench/gen/art.py `card_lines`): what the
+# card is, what to do with it, since when, a slogan. None of these phrases is in the lists above, so
+# the small print every card may carry never holds one. Within each kind and language a quarter
+# of the phrases are held out (fonts.held_out, group `line-KIND-LANG`); {year}, {yy} and {mm} are
+# filled in when drawn.
+CARD_LINES = {
+    "programme": {
+        "en": ["Gold Member", "Premium Card", "Family Card", "Student Card", "VIP Club", "Stamp Card", "Privilege Card", "Plus Card"],
+        "de": ["Goldkarte", "Premiumkarte", "Familienkarte", "Studentenkarte", "VIP-Club", "Stempelkarte", "Plus-Karte", "Clubkarte"],
+        "fr": ["Carte Or", "Carte Premium", "Carte Famille", "Carte Étudiant", "Club VIP", "Carte à tampons", "Carte Plus", "Carte Club"],
+        "es": ["Tarjeta Oro", "Tarjeta Premium", "Tarjeta Familia", "Tarjeta Joven", "Club VIP", "Tarjeta de sellos", "Tarjeta Plus", "Tarjeta Club"],
+        "it": ["Carta Oro", "Carta Premium", "Carta Famiglia", "Carta Studenti", "Club VIP", "Carta timbri", "Carta Più", "Carta Club"],
+        "nl": ["Goudkaart", "Premiumkaart", "Gezinskaart", "Studentenpas", "VIP-club", "Stempelkaart", "Pluskaart", "Clubkaart"],
+        "sv": ["Guldkort", "Premiumkort", "Familjekort", "Studentkort", "VIP-klubben", "Stämpelkort", "Pluskort", "Klubbkort"],
+        "pl": ["Karta Złota", "Karta Premium", "Karta Rodzinna", "Karta Studencka", "Klub VIP", "Karta z pieczątkami", "Karta Plus", "Karta Klubowa"],
+        "ru": ["Золотая карта", "Премиум карта", "Семейная карта", "Студенческая карта", "VIP клуб", "Карта для штампов", "Карта Плюс", "Карта клуба"],
+        "uk": ["Золота картка", "Преміум картка", "Сімейна картка", "Студентська картка", "VIP клуб", "Картка для штампів", "Картка Плюс", "Картка клубу"],
+    },
+    "instruction": {
+        "en": ["Scan me", "Show at the till", "Scan this card at the till", "Present at checkout", "Scan to collect points", "Tap or scan to pay", "Show your card, save more", "Scan before you pay"],
+        "de": ["Bitte scannen", "An der Kasse vorzeigen", "Vor dem Bezahlen scannen", "Karte an der Kasse zeigen", "Scannen und Punkte sammeln", "Beim Einkauf vorlegen", "Einfach scannen", "Vor dem Zahlen vorzeigen"],
+        "fr": ["Scannez-moi", "À présenter en caisse", "Scannez avant de payer", "Présentez votre carte en caisse", "Scannez pour cumuler", "Montrez votre carte", "Scanner ici", "À scanner à chaque passage"],
+        "es": ["Escanéame", "Muéstrala en caja", "Escanea antes de pagar", "Presenta tu tarjeta en caja", "Escanea y suma puntos", "Enseña tu tarjeta", "Escanear aquí", "Pásala por caja"],
+        "it": ["Scansionami", "Mostrala alla cassa", "Scansiona prima di pagare", "Presenta la carta in cassa", "Scansiona e accumula", "Mostra la tua carta", "Scansiona qui", "Da esibire alla cassa"],
+        "nl": ["Scan mij", "Toon bij de kassa", "Scan voor het afrekenen", "Laat je kaart zien", "Scan en spaar", "Scan hier", "Aanbieden bij de kassa", "Eerst scannen"],
+        "sv": ["Skanna mig", "Visa i kassan", "Skanna innan du betalar", "Visa ditt kort", "Skanna och samla", "Skanna här", "Visas i kassan", "Blippa kortet"],
+        "pl": ["Zeskanuj mnie", "Pokaż przy kasie", "Zeskanuj przed płatnością", "Okaż kartę w kasie", "Skanuj i zbieraj", "Skanuj tutaj", "Pokaż kartę kasjerowi", "Zeskanuj kartę"],
+        "ru": ["Отсканируй меня", "Покажите на кассе", "Сканируйте перед оплатой", "Покажите карту кассиру", "Сканируй и копи", "Сканировать здесь", "Предъявите на кассе", "Отсканируйте карту"],
+        "uk": ["Відскануй мене", "Покажіть на касі", "Скануйте перед оплатою", "Покажіть картку касиру", "Скануй і збирай", "Сканувати тут", "Пред'явіть на касі", "Відскануйте картку"],
+    },
+    "since": {
+        "en": ["Customer since {year}", "Joined in {year}", "Valid from {mm}/{yy}", "Est. {year}", "Cardholder since {year}", "Club member since {year}", "Expires {mm}/{yy}", "With us since {year}"],
+        "de": ["Kunde seit {year}", "Dabei seit {year}", "Gültig ab {mm}/{yy}", "Gegr. {year}", "Karteninhaber seit {year}", "Clubmitglied seit {year}", "Läuft ab {mm}/{yy}", "Seit {year} dabei"],
+        "fr": ["Client depuis {year}", "Inscrit en {year}", "Valable dès {mm}/{yy}", "Fondé en {year}", "Adhérent depuis {year}", "Membre du club depuis {year}", "Expire fin {mm}/{yy}", "Avec nous depuis {year}"],
+        "es": ["Cliente desde {year}", "Alta en {year}", "Válida desde {mm}/{yy}", "Fundado en {year}", "Titular desde {year}", "Miembro del club desde {year}", "Caduca {mm}/{yy}", "Con nosotros desde {year}"],
+        "it": ["Cliente dal {year}", "Iscritto nel {year}", "Valida dal {mm}/{yy}", "Fondato nel {year}", "Titolare dal {year}", "Membro del club dal {year}", "Scade {mm}/{yy}", "Con noi dal {year}"],
+        "nl": ["Klant sinds {year}", "Aangemeld in {year}", "Geldig vanaf {mm}/{yy}", "Opgericht {year}", "Kaarthouder sinds {year}", "Clublid sinds {year}", "Verloopt {mm}/{yy}", "Al sinds {year}"],
+        "sv": ["Kund sedan {year}", "Gick med {year}", "Giltigt från {mm}/{yy}", "Grundat {year}", "Kortinnehavare sedan {year}", "Klubbmedlem sedan {year}", "Utgår {mm}/{yy}", "Med oss sedan {year}"],
+        "pl": ["Klient od {year}", "Dołączył w {year}", "Ważna od {mm}/{yy}", "Założono {year}", "Posiadacz karty od {year}", "W klubie od {year}", "Wygasa {mm}/{yy}", "Z nami od {year}"],
+        "ru": ["Клиент с {year}", "В клубе с {year} г.", "Действует с {mm}/{yy}", "Основан в {year}", "Владелец карты с {year}", "Член клуба с {year}", "Срок до {mm}/{yy}", "С нами с {year} года"],
+        "uk": ["Клієнт з {year}", "У клубі з {year} р.", "Діє з {mm}/{yy}", "Засновано {year}", "Власник картки з {year}", "Член клубу з {year}", "Термін до {mm}/{yy}", "З нами з {year} року"],
+    },
+    "slogan": {
+        "en": ["Quality you can taste", "Always fresh, always local", "Where neighbours shop", "Great value every day", "Made with love", "Thank you for shopping with us", "More for you", "Simply better"],
+        "de": ["Qualität, die man schmeckt", "Immer frisch, immer nah", "Gut und günstig", "Mit Liebe gemacht", "Danke für Ihren Einkauf", "Mehr für Sie", "Einfach besser", "Aus Tradition gut"],
+        "fr": ["La qualité qui se goûte", "Toujours frais, toujours près", "Bien et pas cher", "Fait avec amour", "Merci de votre fidélité", "Plus pour vous", "Tout simplement meilleur", "L'art du bon goût"],
+        "es": ["Calidad que se saborea", "Siempre fresco, siempre cerca", "Buen precio cada día", "Hecho con cariño", "Gracias por su compra", "Más para ti", "Sencillamente mejor", "El sabor de casa"],
+        "it": ["Qualità che si gusta", "Sempre fresco, sempre vicino", "Convenienza ogni giorno", "Fatto con amore", "Grazie per la fiducia", "Di più per te", "Semplicemente meglio", "Il sapore di casa"],
+        "nl": ["Kwaliteit die je proeft", "Altijd vers, altijd dichtbij", "Elke dag voordelig", "Met liefde gemaakt", "Bedankt voor uw aankoop", "Meer voor jou", "Gewoon beter", "Smaak van thuis"],
+        "sv": ["Kvalitet du smakar", "Alltid färskt, alltid nära", "Bra pris varje dag", "Gjort med kärlek", "Tack för ditt köp", "Mer för dig", "Helt enkelt bättre", "Smaken av hemma"],
+        "pl": ["Jakość, którą czuć", "Zawsze świeżo, zawsze blisko", "Dobre ceny codziennie", "Zrobione z sercem", "Dziękujemy za zakupy", "Więcej dla Ciebie", "Po prostu lepiej", "Smak domu"],
+        "ru": ["Качество со вкусом", "Всегда свежее, всегда рядом", "Выгодно каждый день", "Сделано с любовью", "Спасибо за покупку", "Больше для вас", "Просто лучше", "Вкус дома"],
+        "uk": ["Якість зі смаком", "Завжди свіже, завжди поруч", "Вигідно щодня", "Зроблено з любов'ю", "Дякуємо за покупку", "Більше для вас", "Просто краще", "Смак дому"],
+    },
+}

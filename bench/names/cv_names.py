@@ -5,7 +5,7 @@ way of fitting (fit_names.fit with its regularisation C, per candidate or per ca
 folds and scored on the fold left out with its own threshold, re-reading confidence and Cyrillic
 choice, and the exact names are summed over the folds. The held-out sets are never read here.
 
-    python bench/names/cv_names.py --train LOG=DIR ... [--folds 5] [--seed 24]
+    python bench/names/cv_names.py --train LOG=DIR ... [--folds 5] [--seed 24] [--objectives candidate,card] [--keep-cyrillic MODEL]
 """
 import argparse
 import json
@@ -65,6 +65,9 @@ def main():
     ap.add_argument("--seed", type=int, default=24)
     ap.add_argument("--C", default="0.1,0.3,1,3,10")
     ap.add_argument("--model", help="also score this name-model.json on all the training cards (no folds)")
+    ap.add_argument("--objectives", default="candidate,card")
+    ap.add_argument("--keep-cyrillic", metavar="MODEL",
+                    help="every fit keeps this name-model.json's Cyrillic choice instead of refitting it")
     args = ap.parse_args()
     cards = F.load(args.train)
     if args.model:
@@ -73,13 +76,15 @@ def main():
         print(f"{args.model}: exact {e}/{total}  fuzzy≥0.8 {z}/{total} (fitted on other logs, not folded)")
     fold = folds(len(cards), args.folds, args.seed)
     named = sum(1 for t, _ in cards if t["name"])
-    for objective in ("candidate", "card"):
+    kept = Choice(json.load(open(args.keep_cyrillic, encoding="utf-8"))["cyrillic"]) if args.keep_cyrillic else None
+    for objective in args.objectives.split(","):
         for C in (float(c) for c in args.C.split(",")):
             exact = fuzzy = 0
             for k in range(args.folds):
                 train = [c for c, f in zip(cards, fold) if f != k]
                 test = [c for c, f in zip(cards, fold) if f == k and c[0]["name"]]
                 model, scaler, threshold, reread, cyrillic = F.fit(train, C, objective)
+                cyrillic = kept or cyrillic
                 e, z, _, _ = F.score(test, model, scaler, threshold, reread, cyrillic)
                 exact, fuzzy = exact + e, fuzzy + z
             print(f"{objective:9s} C={C:<5g} exact {exact}/{named}  fuzzy≥0.8 {fuzzy}/{named}", flush=True)

@@ -6,6 +6,7 @@
 #
 #   bench/names/fit.sh            # report only: bench/work/names/report.txt
 #   bench/names/fit.sh --write    # also writes Sources/SnapsortStages/Resources/name-model.json
+#   TRAIN_ONLY=1 bench/names/fit.sh   # the training sets only: nothing held out rendered, run or scored
 #
 # SNAPSORT (default .build-test/release/snapsort) computes the features; the model file it ships
 # with does not change them (dump.json keeps every candidate, tallest first).
@@ -13,7 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 SNAPSORT=${SNAPSORT:-.build-test/release/snapsort}
 PY=${PY:-bench/.venv/bin/python}
-WORK=bench/work/names
+WORK=${WORK:-bench/work/names}
+TRAIN_ONLY=${TRAIN_ONLY:-0}
 export OMP_THREAD_LIMIT=1
 mkdir -p "$WORK"
 
@@ -22,7 +24,7 @@ render() { # folder, generator arguments...
   shift
   [ -f "$WORK/$folder/.done" ] && return
   rm -rf "${WORK:?}/$folder"
-  "$PY" bench/gen/cards.py "$@" --out "$WORK/$folder" --jobs 1
+  "$PY" bench/gen/cards.py "$@" --out "$WORK/$folder" --jobs "${RENDER_JOBS:-1}"
   touch "$WORK/$folder/.done"
 }
 dump() { # folder
@@ -43,9 +45,15 @@ render train-shot-pass --count 200 --kind screenshot --split train --seed 61
 # fitted on with NAMELESS=1 (the threshold then counts them; not shipped: bench/names/README.md).
 render train-photo-noname --count 50 --kind photo --split train --seed 33 --no-name
 render train-shot-noname --count 50 --kind screenshot --split train --seed 34 --no-name
-render heldout-photo --count 150 --kind photo --split heldout --seed 2401
-render heldout-shot --count 150 --kind screenshot --split heldout --seed 2402
-for folder in train-photo train-shot train-shot-pass train-photo-noname train-shot-noname heldout-photo heldout-shot; do
+folders=(train-photo train-shot train-shot-pass train-photo-noname train-shot-noname)
+heldout=()
+if [ "$TRAIN_ONLY" != 1 ]; then
+  render heldout-photo --count 150 --kind photo --split heldout --seed 2401
+  render heldout-shot --count 150 --kind screenshot --split heldout --seed 2402
+  folders+=(heldout-photo heldout-shot)
+  heldout=("$WORK/heldout-photo.candidates.jsonl=$WORK/heldout-photo" "$WORK/heldout-shot.candidates.jsonl=$WORK/heldout-shot")
+fi
+for folder in "${folders[@]}"; do
   dump "$folder"
 done
 
@@ -60,5 +68,5 @@ scored=("${nameless[@]}")
   --train "$WORK/train-photo.candidates.jsonl=$WORK/train-photo" "$WORK/train-shot.candidates.jsonl=$WORK/train-shot" \
   "$WORK/train-shot-pass.candidates.jsonl=$WORK/train-shot-pass" \
   "${fitted[@]}" \
-  --heldout "${scored[@]}" "$WORK/heldout-photo.candidates.jsonl=$WORK/heldout-photo" "$WORK/heldout-shot.candidates.jsonl=$WORK/heldout-shot" \
+  --heldout "${scored[@]}" "${heldout[@]}" \
   "${write[@]}" | tee "$WORK/report.txt"

@@ -16,7 +16,8 @@ name-model.json is fitted: with them it lost 5 held-out exact names and the samp
 bench/names/README.md) it is the highest threshold that costs no training card its right name.
 In `--heldout` they are scored: on how many a name is suggested.
 
-    python bench/names/fit_names.py --train LOG=DIR ... [--heldout LOG=DIR ...] [--write MODEL]
+    python bench/names/fit_names.py --train LOG=DIR ... [--heldout LOG=DIR ...] [--write MODEL] [--objective card]
+        [--keep-cyrillic OLD_MODEL]
 """
 import argparse
 import difflib
@@ -350,9 +351,18 @@ def main():
     ap.add_argument("--C", type=float, default=1.0)
     ap.add_argument("--objective", choices=["candidate", "card"], default="candidate",
                     help="fit per candidate line or per card (CardLogit); bench/names/cv_names.py compares them")
+    ap.add_argument("--keep-cyrillic", metavar="MODEL",
+                    help="keep this name-model.json's Cyrillic choice (CyrillicChoice) instead of refitting it")
     args = ap.parse_args()
     train = load(args.train)
     model, scaler, threshold, reread_confidence, cyrillic = fit(train, args.C, args.objective)
+    kept = None
+    if args.keep_cyrillic:
+        import cv_names  # noqa: E402 (it imports this file)
+
+        with open(args.keep_cyrillic, encoding="utf-8") as f:
+            kept = json.load(f)["cyrillic"]
+        cyrillic = cv_names.Choice(kept)
     y = np.concatenate([labels(t, c) for t, c in train if c])
     print(f"train: {len(train)} cards, {len(y)} candidates, {y.sum()} positive; threshold {threshold:.3f}; "
           f"re-reading taken from confidence {reread_confidence:.0f}")
@@ -395,10 +405,13 @@ def main():
                 "candidates": str(len(y)),
                 "objective": args.objective,
                 "C": str(args.C),
+                **({"cyrillic": "kept from " + os.path.basename(args.keep_cyrillic) + ", not refitted"} if kept else {}),
             },
             "examples": examples,
         }
-        if cyrillic is not None:
+        if kept:
+            out["cyrillic"] = kept
+        elif cyrillic is not None:
             logged = [cyrillic_measurements(c) for _, cs in train for c in cs if c.get("cyrillic")]
             out["cyrillic"] = cyrillic.to_json(logged[:6])
         with open(args.write, "w", encoding="utf-8") as f:
