@@ -18,10 +18,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from merchant_causes import evidence, pick_of, render_truth, sroie_truth, HERE  # noqa: E402
-from score import merchant_ok, read_predictions  # noqa: E402
+from merchant_causes import pick_of, HERE  # noqa: E402
+from logo_word_rows import BLOCKING, run  # noqa: E402
 
-BLOCKING = ("address", "phone_or_tax", "registration", "not_name", "date", "amount")
 # Legal-entity forms, each as its letters once dots and spaces are dropped from a word run.
 LEGAL_FORMS = ["gmbh", "ag", "kg", "ohg", "ek", "ug", "gbr", "spa", "srl", "snc", "sas", "sa", "sarl", "sl",
                "slu", "ab", "hb", "kb", "bv", "nv", "vof", "spzoo", "spj", "ltd", "llc", "inc", "plc", "sdnbhd",
@@ -65,32 +64,7 @@ def main(argv):
     rows = int(argv[argv.index("--rows") + 1]) if "--rows" in argv else 2
     sets = [a for i, a in enumerate(argv) if not a.startswith("--") and argv[i - 1] != "--rows"]
     data = os.path.join(HERE, "..", "..", "..", "shared", "data", "receipts")
-    sroie = None
-    for spec in sets:
-        parts = spec.split(":")
-        name, ev_path, rec_path = parts[:3]
-        if len(parts) > 3:
-            truth = render_truth(parts[3])
-        else:
-            sroie = sroie or sroie_truth(data)
-            truth = sroie
-        evs, preds = evidence(ev_path), read_predictions([rec_path])
-        changed = gained = lost = 0
-        for s in sorted(set(truth) & set(evs) & set(preds)):
-            answer = preds[s].get("merchant")
-            if not answer or evs[s].get("rules_brand"):
-                continue
-            new = replacement(answer, evs[s]["candidates"], rows)
-            if new is None:
-                continue
-            label = truth[s]["merchant"]
-            before, after = merchant_ok(label, answer), merchant_ok(label, new)
-            changed += 1
-            gained += after and not before
-            lost += before and not after
-            if show:
-                print(f"{name} {s}: {answer!r} -> {new!r} ({'right' if after else 'wrong'}; label {label!r})")
-        print(f"{name}: {changed} changed, wrong -> right {gained}, right -> wrong {lost}")
+    run(sets, data, rows, show, verbose=True, replacement=replacement)
     return 0
 
 

@@ -76,6 +76,22 @@ def render_truth(folder):
     return truth
 
 
+def read_sets(sets, data):
+    """Each SET:EVIDENCE.jsonl:RECORDS.jsonl[:RENDERS_DIR] argument as (set name, truth, evidence,
+    records): a set with a renders folder is scored against its train renders' truth, any other
+    against SROIE folds 0-3 (read once)."""
+    sroie = None
+    for spec in sets:
+        parts = spec.split(":")
+        name, ev_path, rec_path = parts[:3]
+        if len(parts) > 3:
+            truth = render_truth(parts[3])
+        else:
+            sroie = sroie or sroie_truth(data)
+            truth = sroie
+        yield name, truth, evidence(ev_path), read_predictions([rec_path])
+
+
 def pick_of(answer, candidates):
     """The candidate the answer was taken from: the same letters, else the closest."""
     key = squeeze(answer)
@@ -131,17 +147,8 @@ def main(argv):
     if not sets:
         print(__doc__, file=sys.stderr)
         return 2
-    sroie = None
     grand, grand_roles = collections.Counter(), collections.Counter()
-    for spec in sets:
-        parts = spec.split(":")
-        name, ev_path, rec_path = parts[:3]
-        if len(parts) > 3:
-            truth = render_truth(parts[3])
-        else:
-            sroie = sroie or sroie_truth(data)
-            truth = sroie
-        evs, preds = evidence(ev_path), read_predictions([rec_path])
+    for name, truth, evs, preds in read_sets(sets, data):
         counts, roles, total = collections.Counter(), collections.Counter(), 0
         for s in sorted(set(truth) & set(evs) & set(preds)):
             label, answer = truth[s]["merchant"], preds[s].get("merchant")
