@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from merchant_causes import pick_of, HERE  # noqa: E402
-from logo_word_rows import BLOCKING, run  # noqa: E402
+from logo_word_rows import nearest_row, run  # noqa: E402
 
 # Legal-entity forms, each as its letters once dots and spaces are dropped from a word run.
 LEGAL_FORMS = ["gmbh", "ag", "kg", "ohg", "ek", "ug", "gbr", "spa", "srl", "snc", "sas", "sa", "sarl", "sl",
@@ -47,16 +47,9 @@ def replacement(answer, cands, rows):
     pick = pick_of(answer, cands)
     if pick is None or not has_legal(pick["value"]):
         return None
-    for distance in range(1, rows + 1):
-        for line in (pick["line"] + distance, pick["line"] - distance):
-            for c in cands:
-                f = c["features"]
-                if c["line"] != line or f.get("joined", 0) or any(f.get(b, 0) for b in BLOCKING):
-                    continue
-                if has_legal(c["value"]) or not any(sum(ch.isalpha() for ch in w) >= 3 for w in c["value"].split()):
-                    continue
-                return c["value"]
-    return None
+    return nearest_row(
+        pick, cands, rows,
+        lambda value: not has_legal(value) and any(sum(ch.isalpha() for ch in w) >= 3 for w in value.split()))
 
 
 def main(argv):

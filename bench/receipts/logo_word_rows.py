@@ -31,14 +31,24 @@ def replacement(answer, cands, rows):
     pick = pick_of(answer, cands)
     if pick is None:
         return None
+
+    def prints_whole(value):
+        own = fold(value).split()
+        return words[0] in own and len(own) > 1
+
+    return nearest_row(pick, cands, rows, prints_whole)
+
+
+def nearest_row(pick, cands, rows, accept):
+    """The value of the nearest single-row candidate within `rows` rows of the pick (below before
+    above) that reads as none of BLOCKING and that `accept` takes."""
     for distance in range(1, rows + 1):
         for line in (pick["line"] + distance, pick["line"] - distance):
             for c in cands:
                 f = c["features"]
                 if c["line"] != line or f.get("joined", 0) or any(f.get(b, 0) for b in BLOCKING):
                     continue
-                own = fold(c["value"]).split()
-                if words[0] in own and len(own) > 1:
+                if accept(c["value"]):
                     return c["value"]
     return None
 
