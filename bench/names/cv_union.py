@@ -20,7 +20,6 @@ import json
 import os
 import sys
 
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cv_names as V  # noqa: E402
