@@ -141,13 +141,6 @@ extension Bitmap {
     return (image, { Point($0.x / fx, $0.y / fy) })
   }
 
-  /// Scaled by `factor` (bilinear up, area-averaged down); at least 1 × 1.
-  public func scaled(by factor: Double) -> Bitmap {
-    resized(
-      width: Swift.max(1, Int((Double(width) * factor).rounded())),
-      height: Swift.max(1, Int((Double(height) * factor).rounded())))
-  }
-
   /// Rotated by `degrees` about the centre onto a canvas large enough to hold all of it, the
   /// corners filled white (quiet zone); `toSource` maps a point of the result back.
   public func rotated(degrees: Double) -> (image: Bitmap, toSource: @Sendable (Point) -> Point) {

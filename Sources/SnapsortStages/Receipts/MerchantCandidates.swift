@@ -298,17 +298,19 @@ public struct MerchantCandidates: Sendable {
   static func fullName(of name: String, line: Int, among candidates: [Candidate], rows: Int) -> Candidate? {
     let own = keys(name)
     guard own.count == 1, let word = own.first, word.filter(\.isLetter).count >= 3 else { return nil }
-    for distance in 1...max(1, rows) {
-      for row in [line + distance, line - distance] {
-        let found = candidates.first { candidate in
-          candidate.line == row && candidate.features["joined"] == 0
-            && !Self.notInFullName.contains { (candidate.features[$0] ?? 0) > 0 }
-            && keys(candidate.value).count > 1 && keys(candidate.value).contains(word)
-        }
-        if let found { return found }
-      }
+    let reach = max(1, rows)
+    // Nearest first, below before above; on a tie the earlier candidate (`min` keeps the first).
+    func order(_ candidate: Candidate) -> (Int, Int) {
+      (abs(candidate.line - line), candidate.line < line ? 1 : 0)
     }
-    return nil
+    return candidates.lazy.filter { candidate in
+      guard (1...reach).contains(abs(candidate.line - line)), candidate.features["joined"] == 0,
+        !Self.notInFullName.contains(where: { (candidate.features[$0] ?? 0) > 0 })
+      else { return false }
+      let words = keys(candidate.value)
+      return words.count > 1 && words.contains(word)
+    }
+    .min { order($0) < order($1) }
   }
 
   /// The features of a row that cannot be the full name of the logo's word.
