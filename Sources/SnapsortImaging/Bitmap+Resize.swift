@@ -17,11 +17,19 @@ extension Bitmap {
       height: Swift.max(1, Int((Double(height) * scale).rounded())), recycling: storage)
   }
 
-  /// A copy scaled by `scale`, each side at least `minimumSide` pixels.
+  /// A copy scaled by `scale` (bilinear up, area-averaged down), each side at least `minimumSide`
+  /// pixels.
   public func scaled(by scale: Double, minimumSide: Int = 1) -> Bitmap {
-    resized(
-      width: Swift.max(minimumSide, Int((Double(width) * scale).rounded())),
-      height: Swift.max(minimumSide, Int((Double(height) * scale).rounded())))
+    let size = scaledSize(by: scale, minimumSide: minimumSide)
+    return resized(width: size.width, height: size.height)
+  }
+
+  /// The size `scaled(by:minimumSide:)` gives, without resampling.
+  public func scaledSize(by scale: Double, minimumSide: Int = 1) -> (width: Int, height: Int) {
+    (
+      Swift.max(minimumSide, Int((Double(width) * scale).rounded())),
+      Swift.max(minimumSide, Int((Double(height) * scale).rounded()))
+    )
   }
 
   /// Resamples to the given size with a separable triangle filter whose support widens when

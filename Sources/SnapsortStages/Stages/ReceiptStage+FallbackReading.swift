@@ -23,8 +23,10 @@ extension ReceiptStage {
         rawValue: Int32(options.fallbackReadingSegmentation))
     else { return [] }
     let scale = options.fallbackReadingScale
-    let scaled = scale < 1 ? page.scaled(by: scale, minimumSide: 8) : page
-    let pixels = scaled.width * scaled.height
+    // Sized first: the page is resampled only when the budget lets it be read.
+    let size =
+      scale < 1 ? page.scaledSize(by: scale, minimumSide: 8) : (width: page.width, height: page.height)
+    let pixels = size.width * size.height
     guard Double(pixelsRead + pixels) <= options.fallbackReadingMegapixels * 1e6 else {
       return [
         "the page was not read again as one block for the missing total or date: "
@@ -38,6 +40,7 @@ extension ReceiptStage {
     // runs away.
     let deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
     guard deadline > 0 else { return [] }
+    let scaled = scale < 1 ? page.scaled(by: scale, minimumSide: 8) : page
     let image = turn.map { scaled.applyingOrientation($0.orientation) } ?? scaled
     let result = engine.recognize(
       image, segmentation: segmentation, deadline: deadline, invertUnsureLines: options.invertUnsureLines)
