@@ -535,6 +535,11 @@ final class ReceiptTextTests: XCTestCase {
       merchant(["CITY PARKING SDN BHD", "LOT 5, JALAN MAJU 3", "50000 KUALA LUMPUR"]), "CITY PARKING SDN BHD")
     XCTAssertEqual(
       merchant(["OLD ASIA KITCHEN", "12, JALAN BARU 4", "47300 PETALING JAYA"]), "OLD ASIA KITCHEN")
+    // A six-letter word a letter off a brand is a name of its own: a legal line's surname.
+    XCTAssertNotEqual(
+      merchant(["MARKT AM RING", "KRUGER VERTRIEBS GMBH & CO. KG", "Ringstr. 5", "12345 Musterstadt"]),
+      "Kroger")
+    XCTAssertNotEqual(merchant(["Miller Inc.", "Ringstr. 5", "12345 Musterstadt"]), "Müller")
     // A longer name a letter off is still the brand, and a logo's reading keeps its allowance.
     XCTAssertEqual(merchant(["ROSMANN", "Mein Drogeriemarkt"]), "Rossmann")
     // A short brand with one glyph misread as its look-alike is still the brand.
