@@ -106,17 +106,36 @@ struct ScreenCardRefiner {
   /// rectangle of the card's aspect, about as wide, whose four sides are all steps of their own.
   /// Apps put the card above what belongs to it; on 200 train screenshots no card was found
   /// above a quad that was already the card. Where no four steps make the card, one of its top
-  /// and bottom may be placed from the aspect (`placedGap`).
+  /// and bottom may be placed from the aspect (`placedGap`). A card found above is looked above
+  /// in turn: an app lists the user's other cards under the one it shows, and the quad was one
+  /// of them (4 of 45 misses on two train sets, `bench/cards/fit_screen_refiner.py`, tenth fit).
   func cardAbove(_ quad: [Point]) -> [Point]? {
     guard Quad.isSquareToAxes(quad, withinDegrees: maximumTilt) else { return nil }
+    let ys = quad.map(\.y)
+    guard let above = strip(above: quad) else { return nil }
+    guard var card = search(above, reach: aboveReach, weakest: 2 * minimumStep) else {
+      return placedAbove(above, panelTop: ys.min()!)
+    }
+    while let next = strip(above: card),
+      let higher = search(next, reach: aboveReach, weakest: 2 * minimumStep),
+      higher.map(\.y).min()! < card.map(\.y).min()!
+    {
+      card = higher
+    }
+    return card
+  }
+
+  /// Where a card above the upright `quad` is looked for: up to `aboveGap` card heights above it
+  /// for the gap, `aboveWidening` of its width wider each side, `aboveInto` down into it; nil
+  /// when the screen leaves too little room above.
+  private func strip(above quad: [Point]) -> Box? {
     let xs = quad.map(\.x), ys = quad.map(\.y)
     let (x0, y0, x1) = (xs.min()!, ys.min()!, xs.max()!)
     let width = x1 - x0, height = width / CardDetector.cardAspect
     let above = Box(
       x0: max(0, x0 - aboveWidening * width), y0: max(0, y0 - (aboveGap + 1.15) * height),
       x1: min(Double(image.width), x1 + aboveWidening * width), y1: y0 - 2 + aboveInto * height)
-    guard above.y1 - above.y0 > 0.6 * height else { return nil }
-    return search(above, reach: aboveReach, weakest: 2 * minimumStep) ?? placedAbove(above, panelTop: y0)
+    return above.y1 - above.y0 > 0.6 * height ? above : nil
   }
 
   /// The card above a panel with three sides of clear steps, the fourth (its top or its bottom)

@@ -130,6 +130,14 @@ final class ScreenCardRefinerTests: XCTestCase {
     XCTAssertNil(refiner.cardAbove(truth))
   }
 
+  func testTheTopCardOfAListWinsOverTheOneAboveTheQuad() throws {
+    // The quad lies on a row at the list's foot; above it the white panel of the card's shape,
+    // above that the card: the first search above stops at the panel, the next one finds the card.
+    let image = screenshot(blur: 20, shadowAlpha: 0.4, panel: true)
+    let rowQuad = [Point(40, 1120), Point(680, 1120), Point(680, 1300), Point(40, 1300)]
+    try assertCorners(ScreenCardRefiner(image: image).cardAbove(rowQuad), within: 1)
+  }
+
   func testAFaintFootEdgeIsFoundBesideAStrongBandInsideTheCard() throws {
     // White foot on a light theme: 15 levels at the card's bottom, 225 at the strip's top edge
     // inside it, both within the bottom side's search.
