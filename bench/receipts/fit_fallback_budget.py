@@ -28,6 +28,15 @@ run counts; 3000: issue #28's 2 s and half again, for receipts that had spent mo
 the fallback), the most net, then the fewest wrong, then the smallest bound; the budget is the
 middle of that bound's plateau (up to where the next candidate comes in), so that a receipt's
 readings moving a little do not cross it.
+
+`--cascade S1 S2` (both scales among the UNBOUNDED runs; total32): the page is read at S1 when
+`read + page * S1^2 <= B`, and again at S2 when the S1 reading took no field (its record has no
+note of a field read from the page read again) and `read + page * (S1^2 + S2^2) <= B2`; the
+fields are then the S2 run's. Two sweeps: B2 = B (one budget for both readings), and B fixed at
+the single-scale choice above with B2 swept (the second reading's own budget), whose plateau runs
+from the chosen bound while the outcome stays the same and no receipt passes the CPU cap. The CPU of a
+receipt read twice is its SINGLE S1 run plus its SINGLE S2 run less its SINGLE OFF run (each
+reading's own CPU added); the choice among the second sweep's bounds follows the same rule.
 """
 import argparse
 import json
@@ -39,6 +48,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from score import field_hits, stem  # noqa: E402
 from split import heldout  # noqa: E402
 
+TAKEN = "read from the page read again as one block"
 NOTE = re.compile(r"the other readings read ([0-9.]+) Mpx and this one would read ([0-9.]+) more")
 FIELDS = ("total", "date")
 
@@ -130,6 +140,7 @@ def main(argv):
     ap.add_argument("--single", nargs=2, action="append", metavar=("SCALE", "DIR"), default=[])
     ap.add_argument("--max-cpu-ms", type=float, default=3000)
     ap.add_argument("--engine-ms", type=float, default=0)
+    ap.add_argument("--cascade", nargs=2, type=float, metavar=("S1", "S2"))
     args = ap.parse_args(argv)
     held = heldout()
 
@@ -144,13 +155,14 @@ def main(argv):
             continue
         truth = truth_of(args.truth, s)
         base = r.get("receipt") or {}
-        c = {"read": float(m.group(1)), "page": float(m.group(2)), "out": {}}
+        c = {"read": float(m.group(1)), "page": float(m.group(2)), "out": {}, "took": {}}
         for scale, run in runs.items():
             got = (run.get(s) or {}).get("receipt") or {}
             for f in ("merchant", "items", "subtotal", "tax", "currency"):
                 if base.get(f) != got.get(f):
                     print(f"  note: {s} {f} differs at scale {scale} (the fallback takes only total and date)")
             c["out"][scale] = outcome(truth, base, got)
+            c["took"][scale] = any(TAKEN in n for n in (run.get(s) or {}).get("notes", []))
         cands[s] = c
     print(f"{len(off)} training receipts, {len(cands)} candidates (no total or no date before the fallback)")
     reads = sorted(c["read"] + c["page"] for c in cands.values())
@@ -186,15 +198,80 @@ def main(argv):
                 if gate.startswith("budget") and within:
                     upto = rows[i + 1][0] if i + 1 < len(rows) else bound + 1
                     chosen.append(((-net, wrong, bound, -scale), scale, bound, upto, right, wrong))
+    if args.cascade:
+        chosen = cascade(cands, args, cpu_off, cpu_on, chosen)
     if not chosen:
         print("\nno bound chosen: give --single runs for a scale")
         return 0
     _, scale, bound, upto, right, wrong = min(chosen)
+    if isinstance(scale, tuple):
+        print(f"\nchosen: cascade {scale[0]} then {scale[1]}, fallback_reading_megapixels {scale[2]:.1f}, the second "
+              f"reading's budget {(bound + upto) / 2:.1f} (plateau {bound:.2f} to {upto:.2f}; right {right}, wrong {wrong}, net {right - wrong}; no receipt "
+              f"read past {args.max_cpu_ms:.0f} ms of stage CPU)")
+        return 0
     print(f"\nchosen: scale {scale}, fallback_reading_megapixels {(bound + upto) / 2:.1f} (plateau {bound:.2f} to "
           f"{upto:.2f}; right {right}, wrong {wrong}, net {right - wrong}; no receipt read past "
           f"{args.max_cpu_ms:.0f} ms of stage CPU)")
     return 0
 
+
+def within(cpu, missing, args):
+    return not missing and all(c - args.engine_ms <= args.max_cpu_ms for c in cpu)
+
+
+def cascade(cands, args, cpu_off, cpu_on, chosen):
+    """The `--cascade` gate's tables; returns the choice among the second sweep's bounds (see the
+    docstring), or `chosen` unchanged when none qualifies."""
+    s1, s2 = args.cascade
+    first = lambda c: c["read"] + c["page"] * s1 * s1  # noqa: E731
+    both = lambda c: c["read"] + c["page"] * (s1 * s1 + s2 * s2)  # noqa: E731
+    _, _, b1_low, b1_high, _, _ = min(chosen)
+    b1 = (b1_low + b1_high) / 2
+    seconds = sorted({round(both(c), 2) for c in cands.values() if not c["took"][s1]})
+    out = []
+    for title, pairs in [
+        ("one budget B for both readings", [(b, b) for b in [0.0] + sorted(set(seconds) | {round(first(c), 2) for c in cands.values()})]),
+        (f"B = {b1:.1f} (single-scale choice), the second reading's own budget B2", [(b1, b) for b in [0.0] + [x for x in seconds if x <= b1]]),
+    ]:
+        print(f"\ncascade: scale {s1}, then {s2} where {s1} took nothing; {title}")
+        print("| B | B2 | read once | read twice | right | wrong | net | CPU of those read p50 / max ms | changed |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        rows = []
+        for b, b2 in pairs:
+            right = wrong = once = twice = 0
+            names, cpu, missing = [], [], False
+            for s, c in cands.items():
+                if round(first(c), 2) > b:
+                    continue
+                out_s, ms = c["out"][s1], cpu_on.get(s1, {}).get(s)
+                if not c["took"][s1] and round(both(c), 2) <= b2:
+                    twice += 1
+                    out_s = c["out"][s2]
+                    extra = cpu_on.get(s2, {}).get(s)
+                    ms = ms + extra - cpu_off[s] if ms is not None and extra is not None and s in cpu_off else None
+                else:
+                    once += 1
+                if ms is None:
+                    missing = True
+                else:
+                    cpu.append(ms)
+                for f, v in out_s.items():
+                    right += v > 0
+                    wrong += v < 0
+                    if v:
+                        names.append(f"{'+' if v > 0 else '-'}{f[0]} {s}")
+            rows.append((b, b2, once, twice, right, wrong, names, cpu, missing))
+        for i, (b, b2, once, twice, right, wrong, names, cpu, missing) in enumerate(rows):
+            cpu_text = (f"{pct(cpu, 50):.0f} / {max(cpu):.0f}" if cpu else "-") + (" (some not measured)" if missing else "")
+            print(f"| {b:.2f} | {b2:.2f} | {once} | {twice} | {right} | {wrong} | {right - wrong} | {cpu_text} | {' '.join(names)} |")
+            if title.startswith("B =") and within(cpu, missing, args):
+                # The plateau runs on while the outcome stays and no receipt passes the CPU cap.
+                j = i + 1
+                while j < len(rows) and rows[j][4:6] == (right, wrong) and within(rows[j][7], rows[j][8], args):
+                    j += 1
+                upto = rows[j][1] if j < len(rows) else b1
+                out.append(((-(right - wrong), wrong, b2, 0), (s1, s2, b1), b2, upto, right, wrong))
+    return out or chosen
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -12,7 +12,9 @@ extension ReceiptStage {
   /// right total as often as it mends a wrong one.
   ///
   /// - Parameter pixelsRead: the pixels the receipt's other readings sent to tesseract: with the
-  ///   page's, past `fallback_reading_megapixels` the page is not read again, and a note says so.
+  ///   page's, past `fallback_reading_megapixels` the page is not read again, and a note says so
+  ///   (for the second scale's reading, `fallback_reading_second_megapixels`, no note: the first
+  ///   one was read).
   /// - Returns: a note for each field taken, or the note that the page was not read.
   func readMissingAgain(
     _ receipt: inout ReceiptRecord, page: Bitmap?, turn: Turn?, engine: TesseractEngine, item: PhotoItem,
@@ -22,30 +24,43 @@ extension ReceiptStage {
       let segmentation = TesseractEngine.PageSegmentation(
         rawValue: Int32(options.fallbackReadingSegmentation))
     else { return [] }
-    let scale = options.fallbackReadingScale
-    // Sized first: the page is resampled only when the budget lets it be read.
-    let size =
-      scale < 1 ? page.scaledSize(by: scale, minimumSide: 8) : (width: page.width, height: page.height)
-    let pixels = size.width * size.height
-    guard Double(pixelsRead + pixels) <= options.fallbackReadingMegapixels * 1e6 else {
-      return [
-        "the page was not read again as one block for the missing total or date: "
-          + String(
-            format:
-              "the other readings read %.2f Mpx and this one would read %.2f more, past %g (fallback_reading_megapixels)",
-            Double(pixelsRead) / 1e6, Double(pixels) / 1e6, options.fallbackReadingMegapixels)
-      ]
+    // A print that the smaller page loses is sometimes read whole at a larger one, so a reading
+    // that took nothing is followed by one at the second scale, within its own budget: on training
+    // receipts it pays only where the pages are small.
+    let scales =
+      [options.fallbackReadingScale]
+      + (options.fallbackReadingSecondScale > 0 ? [options.fallbackReadingSecondScale] : [])
+    var read = pixelsRead
+    for (pass, scale) in scales.enumerated() {
+      // Sized first: the page is resampled only when the budget lets it be read.
+      let size =
+        scale < 1 ? page.scaledSize(by: scale, minimumSide: 8) : (width: page.width, height: page.height)
+      let pixels = size.width * size.height
+      let budget = pass == 0 ? options.fallbackReadingMegapixels : options.fallbackReadingSecondMegapixels
+      guard Double(read + pixels) <= budget * 1e6 else {
+        guard pass == 0 else { return [] }
+        return [
+          "the page was not read again as one block for the missing total or date: "
+            + String(
+              format:
+                "the other readings read %.2f Mpx and this one would read %.2f more, past %g (fallback_reading_megapixels)",
+              Double(read) / 1e6, Double(pixels) / 1e6, options.fallbackReadingMegapixels)
+        ]
+      }
+      // The work bound above is the normal one; this deadline only guards against a reading that
+      // runs away.
+      let deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
+      guard deadline > 0 else { return [] }
+      let scaled = scale < 1 ? page.scaled(by: scale, minimumSide: 8) : page
+      let image = turn.map { scaled.applyingOrientation($0.orientation) } ?? scaled
+      let result = engine.recognize(
+        image, segmentation: segmentation, deadline: deadline, invertUnsureLines: options.invertUnsureLines)
+      let other = extractor.extract(ReceiptLine.rows(from: result.words), latestDate: latestDate)
+      let notes = Self.takeMissing(&receipt, from: other)
+      guard notes.isEmpty else { return notes }
+      read += pixels
     }
-    // The work bound above is the normal one; this deadline only guards against a reading that
-    // runs away.
-    let deadline = Int(min(Double(options.timeoutMs), item.secondsRemaining * 1000))
-    guard deadline > 0 else { return [] }
-    let scaled = scale < 1 ? page.scaled(by: scale, minimumSide: 8) : page
-    let image = turn.map { scaled.applyingOrientation($0.orientation) } ?? scaled
-    let result = engine.recognize(
-      image, segmentation: segmentation, deadline: deadline, invertUnsureLines: options.invertUnsureLines)
-    let other = extractor.extract(ReceiptLine.rows(from: result.words), latestDate: latestDate)
-    return Self.takeMissing(&receipt, from: other)
+    return []
   }
 
   /// The total and the date of `other` (the block reading) that `receipt` lacks, marked

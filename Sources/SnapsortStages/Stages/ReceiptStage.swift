@@ -114,6 +114,15 @@ public final class ReceiptStage: Stage {
     /// larger than tesseract needs, and a smaller page costs less of the budget (at 0.7 the
     /// training receipts gained 7 fields within it, at 1 five).
     public var fallbackReadingScale: Double = 0.7
+    /// Where that reading took no field, the scale the page is read at once more; 0 for none. Some
+    /// prints are read whole only at full size.
+    public var fallbackReadingSecondScale: Double = 1
+    /// Megapixels the receipt's readings, both fallback readings included, may have sent to
+    /// tesseract for that second reading. Fitted with `bench/receipts/fit_fallback_budget.py
+    /// --cascade 0.7 1` on the training receipts that reach the fallback: a total gained and none
+    /// lost within 1.38–2.75, and past 2.75 a receipt read twice passes 3 s of the stage's CPU
+    /// (issue #28); at the first reading's 13, three do.
+    public var fallbackReadingSecondMegapixels: Double = 2.1
     /// The ISO 4217 code (`MYR`, `EUR`) a receipt that prints no currency is counted in, marked
     /// `currency_assumed`; empty (the default) for none, so such a receipt's currency stays null.
     public var defaultCurrency: String = ""
@@ -181,6 +190,13 @@ public final class ReceiptStage: Stage {
     }
     guard options.fallbackReadingScale > 0, options.fallbackReadingScale <= 1 else {
       throw ConfigError(path: "fallback_reading_scale", "use a scale above 0 and at most 1")
+    }
+    guard options.fallbackReadingSecondScale >= 0, options.fallbackReadingSecondScale <= 1 else {
+      throw ConfigError(
+        path: "fallback_reading_second_scale", "use a scale above 0 and at most 1, or 0 (none)")
+    }
+    guard options.fallbackReadingSecondMegapixels >= 0 else {
+      throw ConfigError(path: "fallback_reading_second_megapixels", "must be 0 or more (megapixels read)")
     }
     guard options.fallbackReadingMegapixels >= 0 else {
       throw ConfigError(path: "fallback_reading_megapixels", "must be 0 or more (megapixels read)")

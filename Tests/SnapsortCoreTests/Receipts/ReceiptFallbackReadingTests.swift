@@ -12,15 +12,21 @@ final class ReceiptFallbackReadingTests: XCTestCase {
       defaults.fallbackReadingSegmentation, 6, "one block, as bench/receipts/total_readings.py chose")
     XCTAssertEqual(defaults.fallbackReadingMegapixels, 13, "fitted by bench/receipts/fit_fallback_budget.py")
     XCTAssertEqual(defaults.fallbackReadingScale, 0.7)
+    XCTAssertEqual(defaults.fallbackReadingSecondScale, 1)
+    XCTAssertEqual(
+      defaults.fallbackReadingSecondMegapixels, 2.1, "fitted by fit_fallback_budget.py --cascade 0.7 1")
     let off = try OptionsDecoder.decode(
       ReceiptStage.Options.self,
       from: [
         "fallback_reading_segmentation": 0, "fallback_reading_megapixels": 1.5, "fallback_reading_scale": 0.5,
+        "fallback_reading_second_scale": 0, "fallback_reading_second_megapixels": 0,
       ],
       path: "stages[2]")
     XCTAssertEqual(off.fallbackReadingSegmentation, 0)
     XCTAssertEqual(off.fallbackReadingMegapixels, 1.5)
     XCTAssertEqual(off.fallbackReadingScale, 0.5)
+    XCTAssertEqual(off.fallbackReadingSecondScale, 0, "0: no second reading")
+    XCTAssertEqual(off.fallbackReadingSecondMegapixels, 0)
     XCTAssertNoThrow(try ReceiptStage.validate(off, context: StageContext()))
     for (path, change) in [
       (
@@ -31,6 +37,14 @@ final class ReceiptFallbackReadingTests: XCTestCase {
         "fallback_reading_megapixels", { (o: inout ReceiptStage.Options) in o.fallbackReadingMegapixels = -1 }
       ),
       ("fallback_reading_scale", { (o: inout ReceiptStage.Options) in o.fallbackReadingScale = 1.5 }),
+      (
+        "fallback_reading_second_scale",
+        { (o: inout ReceiptStage.Options) in o.fallbackReadingSecondScale = 1.5 }
+      ),
+      (
+        "fallback_reading_second_megapixels",
+        { (o: inout ReceiptStage.Options) in o.fallbackReadingSecondMegapixels = -1 }
+      ),
     ] {
       var wrong = off
       change(&wrong)
