@@ -12,7 +12,11 @@ Run it on `--split train` renders only; the held-out figure is measured with the
       bench/cards/geometry.json > bench/work/geometry-off.json
   OMP_THREAD_LIMIT=1 snapsort run bench/work/shots-train --config bench/work/geometry-off.json \
       --out bench/work/off-train --jobs 1 --fresh --quiet
-  bench/.venv/bin/python bench/cards/fit_screen_refiner.py bench/work/shots-train bench/work/off-train/records.jsonl
+  bench/.venv/bin/python bench/cards/fit_screen_refiner.py bench/work/shots-train bench/work/off-train/records.jsonl \
+      [GEN_DIR2 RECORDS2 ...] [--grid '{"step_weight": [null, 20]}']
+
+With several sets, each grid point's count is given per set and in all; the point with the most
+in all is printed last as the one chosen.
 
 Measured 2026-11-26 (seed 7101, 200 images; the detector alone: 110 at IoU >= 0.9): the committed
 point (reach 0.25, relative 0.2, spread 0.01, tolerance 0.03; above: gap 0.35, widening 0.08,
@@ -168,6 +172,17 @@ two alike the higher sum of steps. Twin, IoU >= 0.9, with above_repeat, 8631 / 8
 card on a dark theme, its top stepping by 8 and its left by 18, outscored by a rectangle through
 its neighbours' edges) and gains two; 8741 gains up to four (margins and a card found above with
 a glow). A lead for the next held-out measurement, fitted on a third train set first.
+
+Twelfth fit, 2026-11-28 (quads33; train seeds 8631, 8741, 8411 and a fresh 8851, `--split train
+--seed 8851 --count 300`, 221 cards; the sets are given together, GEN_DIR RECORDS pairs, and the
+point with the most quads over all of them is chosen, the first in the grid's order of equals).
+Grid step_weight none / 12 / 20 / 30 / 50, tie_steps off / on, with above_repeat; IoU >= 0.9,
+8631 / 8741 / 8411 / 8851 (all of 787): none 204 / 203 / 107 / 210 (724); tie alone 204 / 204 /
+107 / 210 (725); 12 205 / 203 / 107 / 210 (725; + tie 726); 20 205 / 205 / 107 / 210 (727; + tie
+206 on 8741, 728); 30 205 / 206 / 107 / 209 (727; + tie 207, 728); 50 205 / 207 / 107 / 208 (727,
+tie alike). The new set gains nothing and loses one at 30 and two at 50 (cards whose own weakest
+side steps by under 30 levels). Chosen, and committed as `ScreenCardRefiner.stepWeight`: 20 with
+tie_steps (728, the first of the two at 728; none of the four sets below none).
 """
 import argparse, itertools, json, math, os, sys
 
@@ -267,9 +282,9 @@ def search(v, h, box, reach, p, running=False, weakest=0):
             continue
         score = w * hh * math.exp(-(e / p["spread"]) ** 2)
         weakest_step = min(l[1], t[1], r[1], b[1])
-        # `step_weight` (tried, not committed: eleventh fit): a combination whose weakest side
-        # steps by less than this many levels scores that share less (the screen's edge, of no
-        # step, exempt); `tie_steps`: of two alike, the one whose four steps sum higher.
+        # `step_weight` (committed at 20 with tie_steps: twelfth fit): a combination whose weakest
+        # side steps by less than this many levels scores that share less (the screen's edge, of
+        # no step, exempt); `tie_steps`: of two alike, the one whose four steps sum higher.
         if p.get("step_weight") and weakest_step > 0:
             score *= min(1.0, weakest_step / p["step_weight"])
         tie = l[1] + t[1] + r[1] + b[1] if p.get("tie_steps") else 0
@@ -499,22 +514,27 @@ def upright(quad, tilt=1.0):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("gen_dir")
-    ap.add_argument("records", help="records.jsonl of detect_card with screen_refinement false")
+    ap.add_argument("sets", nargs="+", metavar="GEN_DIR RECORDS",
+                    help="one or more pairs: a train render folder and the records.jsonl of detect_card "
+                         "with screen_refinement false on it")
     ap.add_argument("--grid", help="JSON object of grid values replacing the committed grid's (lists)")
     args = ap.parse_args()
-    records = {}
-    for line in open(args.records, encoding="utf-8"):
-        r = json.loads(line)
-        records[os.path.basename(r["file"])] = (r.get("card") or {}).get("quad")
+    if len(args.sets) % 2:
+        ap.error("give GEN_DIR RECORDS pairs")
+    pairs = list(zip(args.sets[0::2], args.sets[1::2]))
     items = []
-    for fn in sorted(os.listdir(args.gen_dir)):
-        if fn.endswith(".json"):
-            t = json.load(open(os.path.join(args.gen_dir, fn), encoding="utf-8"))
-            if t.get("split") != "train":
-                sys.exit(f"{fn}: split {t.get('split')}: fit on train renders only")
-            if t.get("quad"):
-                items.append((t, records.get(t["file"])))
+    for gen_dir, path in pairs:
+        records = {}
+        for line in open(path, encoding="utf-8"):
+            r = json.loads(line)
+            records[os.path.basename(r["file"])] = (r.get("card") or {}).get("quad")
+        for fn in sorted(os.listdir(gen_dir)):
+            if fn.endswith(".json"):
+                t = json.load(open(os.path.join(gen_dir, fn), encoding="utf-8"))
+                if t.get("split") != "train":
+                    sys.exit(f"{fn}: split {t.get('split')}: fit on train renders only")
+                if t.get("quad"):
+                    items.append((t, records.get(t["file"]), gen_dir))
     grid = {"reach": [0.25], "relative": [0.05], "spread": [0.01], "tolerance": [0.03],
             "minimum": [6], "tilt": [2.0], "sharpness": [2], "into": [0.05],
             "off_screen": [0.01], "edge_run": [0.03], "implied": [None, 12], "strong_first": [True],
@@ -522,16 +542,16 @@ def main():
             "side_fraction": [0.667], "own_top": [3], "run_on": [0.5], "placed_width": [0.5],
             "typical_gap": [0.15], "edge_meets": [True], "strong": [None],
             "grow": [0.5], "grow_strong": [12], "grow_spill": [0.03], "refine_strong": [None], "above_repeat": [100], "repeat_placed": [None],
-            "step_weight": [None], "tie_steps": [None]}
+            "step_weight": [20], "tie_steps": [True]}
     if args.grid:
         grid.update(json.loads(args.grid))
     fixed = {"outward": 3, "gap": 0.35, "above_reach": 0.45, "tallness": 1.25}
-    before = sum(bool(q) and iou(t["quad"], q) >= 0.9 for t, q in items)
+    before = sum(bool(q) and iou(t["quad"], q) >= 0.9 for t, q, _ in items)
     shares = sorted((max(x for x, _ in t["quad"]) - min(x for x, _ in t["quad"])) / t["width"]
-                    for t, _ in items if not t.get("main_partial"))
+                    for t, _, _ in items if not t.get("main_partial"))
     print(f"card width / screen width (cards wholly on the screen): smallest {shares[0]:.2f}, median {shares[len(shares) // 2]:.2f}")
     gaps = []
-    for t, _ in items:
+    for t, _, _ in items:
         ys, panel = [y for _, y in t["quad"]], t.get("panel_box")
         height = (max(x for x, _ in t["quad"]) - min(x for x, _ in t["quad"])) / ASPECT
         if panel and panel[1] >= max(ys) - 0.5 * height:
@@ -542,28 +562,35 @@ def main():
               f"median {gaps[len(gaps) // 2]:.3f}")
     print(f"{len(items)} train screenshots with a card quad; detector alone: {before} at IoU >= 0.9")
     points = [dict(zip(grid, values), **fixed) for values in itertools.product(*grid.values())]
-    hits = [0] * len(points)
+    hits = [[0] * len(pairs) for _ in points]
     changed = [[] for _ in points]
     # Image by image (the step planes of 200 screenshots do not fit in memory at once).
-    for t, q in items:
+    for t, q, gen_dir in items:
+        s = [g for g, _ in pairs].index(gen_dir)
         planes = None
         for k, p in enumerate(points):
             found = q
             if q and upright(q, p["tilt"]):
                 if planes is None:
-                    planes = steps(np.asarray(Image.open(os.path.join(args.gen_dir, t["file"])).convert("RGB")))
+                    planes = steps(np.asarray(Image.open(os.path.join(gen_dir, t["file"])).convert("RGB")))
                 found = refine(*planes, q, p)
             hit = bool(found) and iou(t["quad"], found) >= 0.9
-            hits[k] += hit
+            hits[k][s] += hit
             if k == 0:
                 first = hit
             elif hit != first:
-                changed[k].append(("+" if hit else "-") + t["file"])
+                changed[k].append(("+" if hit else "-") + os.path.basename(gen_dir.rstrip("/")) + "/" + t["file"])
+    sizes = [sum(g == gen_dir for _, _, g in items) for gen_dir, _ in pairs]
     for p, n, files in zip(points, hits, changed):
-        print(json.dumps({key: p[key] for key in grid}), f"{n}/{len(items)}")
+        per_set = " / ".join(f"{a}/{b}" for a, b in zip(n, sizes))
+        print(json.dumps({key: p[key] for key in grid}), per_set, f"(all {sum(n)}/{len(items)})")
         if files:
             print("  against the first point:", " ".join(files))
-
+    # The point chosen: the most quads at IoU >= 0.9 over all the sets together; of points alike,
+    # the first in the grid's order (the committed value first, then the smaller change).
+    best = max(range(len(points)), key=lambda k: (sum(hits[k]), -k))
+    print("chosen (most over all sets, the first of equals):",
+          json.dumps({key: points[best][key] for key in grid if len(grid[key]) > 1}), f"{sum(hits[best])}/{len(items)}")
 
 if __name__ == "__main__":
     main()

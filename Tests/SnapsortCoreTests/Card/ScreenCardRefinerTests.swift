@@ -14,7 +14,7 @@ final class ScreenCardRefinerTests: XCTestCase {
   /// fading over `blur` pixels), the card drawn over it with a band across its top.
   private func screenshot(
     blur: Double, shadowAlpha: Double, jpegNoise: Bool = false, panel: Bool = false,
-    whiteFooter: Bool = false, toolbar: Bool = false,
+    whiteFooter: Bool = false, toolbar: Bool = false, glow: Bool = false,
     background: Double = 242
   ) -> Bitmap {
     let width = 720, height = 1400, radius = 40, drop = 24.0
@@ -32,6 +32,11 @@ final class ScreenCardRefinerTests: XCTestCase {
             // A white code panel of the card's own shape below it, bars across its middle.
             let bar = y > self.panel.y0 + 120 && y < self.panel.y1 - 120 && x > 120 && x < 600 && x % 9 < 4
             colour = bar ? (0, 0, 0) : (255, 255, 255)
+          } else if glow, !self.inCard(x, y, radius: radius), self.inGlow(x, y) {
+            // A flat glow around the card, 12 levels off the theme, its outer edge a rectangle of
+            // the card's aspect larger than the card.
+            let value = UInt8(clamping: Int(background) - 12)
+            colour = (value, value, value)
           } else if self.inCard(x, y, radius: radius) {
             colour = y < self.card.y0 + 90 ? band : cardColour
             // A white strip along the card's foot (holder and number rows on some cards).
@@ -60,6 +65,12 @@ final class ScreenCardRefinerTests: XCTestCase {
 
   private func inPanel(_ x: Int, _ y: Int) -> Bool {
     x >= panel.x0 && x < panel.x1 && y >= panel.y0 && y < panel.y1
+  }
+
+  private let glowBox = (x0: 28, y0: 193, x1: 692, y1: 612)
+
+  private func inGlow(_ x: Int, _ y: Int) -> Bool {
+    x >= glowBox.x0 && x < glowBox.x1 && y >= glowBox.y0 && y < glowBox.y1
   }
 
   private func inCard(_ x: Int, _ y: Int, radius: Int) -> Bool {
@@ -225,6 +236,23 @@ final class ScreenCardRefinerTests: XCTestCase {
     if let refined = ScreenCardRefiner(image: full).refine(inside) {
       XCTAssertGreaterThanOrEqual(refined.map(\.x).min() ?? -1, 0)
     }
+  }
+
+  func testTheCardsOwnSidesWinOverALargerRectangleThroughAFaintGlowsEdge() throws {
+    // The glow's edge steps by 12 levels, the card's sides by 190 and more: weighed by its weakest
+    // step, the glow's larger rectangle of the card's aspect loses to the card.
+    let image = screenshot(blur: 1, shadowAlpha: 0, glow: true)
+    let coarse = [
+      Point(Double(glowBox.x0), Double(glowBox.y0)), Point(Double(glowBox.x1), Double(glowBox.y0)),
+      Point(Double(glowBox.x1), Double(glowBox.y1)), Point(Double(glowBox.x0), Double(glowBox.y1)),
+    ]
+    try assertCorners(ScreenCardRefiner(image: image).refine(coarse), within: 1)
+    // Unweighed, the larger rectangle wins.
+    var unweighed = ScreenCardRefiner(image: image)
+    unweighed.stepWeight = 1
+    let found = try XCTUnwrap(unweighed.refine(coarse))
+    XCTAssertEqual(found[0].x, Double(glowBox.x0), accuracy: 1)
+    XCTAssertEqual(found[2].y, Double(glowBox.y1), accuracy: 1)
   }
 
   /// `image` with a white rectangle (a barcode's panel, a logo) painted over x 260..<460, y 380..<480.
