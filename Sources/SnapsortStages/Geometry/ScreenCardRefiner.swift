@@ -82,10 +82,11 @@ struct ScreenCardRefiner {
   var growSpill = 0.03
   /// A combination whose weakest side steps by fewer levels than this scores that share of its
   /// area: a glow's, a shadow's or a neighbour's edge (6-10 levels) around the card made a larger
-  /// rectangle of its aspect than the card's own sides (24-95). A side at the screen's edge, of no
-  /// step, is exempt. Of two alike, the one whose four steps sum higher wins (a card printed with
-  /// a grid). Fitted with `bench/cards/fit_screen_refiner.py` (twelfth fit, train seeds 8631,
-  /// 8741, 8411, 8851: 724 -> 728 of 787 quads at IoU >= 0.9 in the twin, 727 in the binary).
+  /// rectangle of its aspect than the card's own sides (24-95). A combination with a side at the
+  /// screen's edge, where no step can be measured, is not weighed at all, as in the fit. Of two
+  /// alike, the one whose four steps sum higher wins (a card printed with a grid). Fitted with
+  /// `bench/cards/fit_screen_refiner.py` (twelfth fit, train seeds 8631, 8741, 8411, 8851:
+  /// 724 -> 728 of 787 quads at IoU >= 0.9 in the twin, 727 in the binary).
   var stepWeight = 20.0
   /// A quad this many card heights tall (for its width) is a card with something below it.
   var tallness = 1.25
