@@ -25,6 +25,7 @@ import sys
 import unicodedata
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from merchant_causes import render_truth, sroie_truth  # noqa: E402
 from score import merchant_ok, stem  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -165,27 +166,24 @@ def near_matches(lines, catalog, divisor=6):
 
 
 def read_sets(specs, data):
-    split = json.load(open(os.path.join(HERE, "folds.json"), encoding="utf-8"))["sroie"]
-    train = {s: v for s, v in split.items() if v["fold"] in (0, 1, 2, 3)}
+    sroie = None
     for spec in specs:
         parts = spec.split(":")
         name, path = parts[0], parts[1]
-        renders = parts[2] if len(parts) > 2 else None
+        if len(parts) > 2:
+            truth = render_truth(parts[2])
+        else:
+            sroie = sroie or sroie_truth(data)
+            truth = sroie
         for line in open(path, encoding="utf-8"):
             if not line.strip():
                 continue
             r = json.loads(line)
-            s = stem(r["file"])
-            if renders:
-                t = json.load(open(os.path.join(renders, s + ".json"), encoding="utf-8"))
-                if t.get("split") != "train":
-                    sys.exit(f"{s}: a {t.get('split')} render; only train renders are read here")
-            elif s in train:
-                t = json.load(open(os.path.join(data, train[s]["folder"], s + ".json"), encoding="utf-8"))
-            else:
+            t = truth.get(stem(r["file"]))
+            if t is None:
                 continue
             text = (r.get("receipt") or {}).get("text") or []
-            yield name, s, t.get("merchant"), [(x["text"], x.get("confidence", 100)) for x in text]
+            yield name, stem(r["file"]), t.get("merchant"), [(x["text"], x.get("confidence", 100)) for x in text]
 
 
 def true_lines(data):

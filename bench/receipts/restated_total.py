@@ -12,20 +12,11 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from score import amount, field_hits, stem  # noqa: E402
-
-
-def records(path):
-    out = {}
-    for line in open(path, encoding="utf-8"):
-        if line.strip():
-            r = json.loads(line)
-            out[stem(r["file"])] = r.get("receipt") or {}
-    return out
+from score import amount, field_hits, read_predictions  # noqa: E402
 
 
 def main(data, before_path, after_path):
-    before, after = records(before_path), records(after_path)
+    before, after = read_predictions([before_path]), read_predictions([after_path])
     names = sorted(set(before) | set(after))
     truth = {n: json.load(open(os.path.join(data, n + ".json"), encoding="utf-8")) for n in names}
     print(f"{len(names)} receipts ({len(before)} before, {len(after)} after)\n")
